@@ -1,0 +1,97 @@
+//! Normalization passes over the AST, applied in one ordered list ([`PASSES`]).
+//!
+//! Each pass lives in its own file, is a unit struct implementing [`Pass`], and its `name()` equals
+//! the file name; `tests/golden/normalize/<name>.txt` holds its before/after fixtures.
+//!
+//! Recursion: every pass walks the AST with sqlparser's visitors or with loops over flat lists; the
+//! visitors recurse as deep as the AST, which the parser's recursion limit
+//! (`crate::parse::RECURSION_LIMIT`) bounds.
+
+pub mod commutative_order;
+pub mod double_quoted_strings;
+pub mod flatten_boolean;
+pub mod identifier_case;
+pub mod literals;
+pub mod noop_syntax;
+pub mod select_aliases;
+pub mod table_aliases;
+pub mod unqualify_columns;
+
+use sqlparser::ast::Statement;
+
+/// One AST rewrite that maps equivalent spellings of a query onto one spelling.
+pub trait Pass: Sync {
+    /// The pass's name: the name of its file in `src/normalize/` and of its golden fixture.
+    fn name(&self) -> &'static str;
+    /// Rewrites one statement.
+    fn apply(&self, statement: Statement) -> Statement;
+}
+
+/// Every pass, in the order [`normalize`] applies them. Why this order:
+///
+/// 1. `double_quoted_strings` first: it must see the original quote styles (which
+///    `identifier_case` strips) and the original aliases (which `table_aliases` removes) to tell a
+///    double-quoted *string* from a double-quoted column name.
+/// 2. `identifier_case` next, so every later pass compares names case-insensitively for free.
+/// 3. `table_aliases` then rewrites `T1.col` to `table.col` and drops the aliases; it needs the
+///    lower-cased names and must run before `noop_syntax` removes select-item aliases (it only
+///    touches table aliases, so the two are independent otherwise).
+/// 4. `unqualify_columns` after alias resolution, so qualifiers are table names it can compare with
+///    the single table in scope.
+/// 5. `select_aliases` drops select-item aliases, substituting the aliased expression where
+///    ORDER BY/GROUP BY/HAVING use them, before `noop_syntax` tidies those expressions.
+/// 6. `noop_syntax` drops ASC, join noise words and redundant parentheses; `flatten_boolean`
+///    relies on the parentheses being gone where they are no-ops.
+/// 7. `literals` canonicalizes numbers and string quoting, so that
+/// 8. `commutative_order`, last, sorts operands by their final printed form: any earlier change of
+///    spelling would change the sort keys.
+pub static PASSES: &[&dyn Pass] = &[
+    &double_quoted_strings::DoubleQuotedStrings,
+    &identifier_case::IdentifierCase,
+    &table_aliases::TableAliases,
+    &unqualify_columns::UnqualifyColumns,
+    &select_aliases::SelectAliases,
+    &noop_syntax::NoopSyntax,
+    &flatten_boolean::FlattenBoolean,
+    &literals::Literals,
+    &commutative_order::CommutativeOrder,
+];
+
+/// The pass named `name`, if there is one.
+pub fn pass_by_name(name: &str) -> Option<&'static dyn Pass> {
+    PASSES.iter().copied().find(|p| p.name() == name)
+}
+
+/// Names of all passes, in pipeline order.
+pub fn pass_names() -> Vec<&'static str> {
+    PASSES.iter().map(|p| p.name()).collect()
+}
+
+/// Runs every pass, in order, on every statement.
+///
+/// ```
+/// let s = sqlsim::parse::parse_sql("SELECT T1.Name AS n FROM Singer AS T1 WHERE (T1.age > 3)").unwrap();
+/// let n = sqlsim::normalize::normalize(s);
+/// assert_eq!(n[0].to_string(), "SELECT name FROM singer WHERE age > 3");
+/// ```
+pub fn normalize(statements: Vec<Statement>) -> Vec<Statement> {
+    normalize_except(statements, &[])
+}
+
+/// Runs every pass except those named in `skip` (for ablation studies).
+pub fn normalize_except(statements: Vec<Statement>, skip: &[&str]) -> Vec<Statement> {
+    statements
+        .into_iter()
+        .map(|s| {
+            PASSES
+                .iter()
+                .filter(|p| !skip.contains(&p.name()))
+                .fold(s, |s, p| p.apply(s))
+        })
+        .collect()
+}
+
+/// Lower-cased key of an identifier, the form every pass compares names in.
+pub(crate) fn key(value: &str) -> String {
+    value.to_lowercase()
+}
