@@ -1,0 +1,54 @@
+//! The crate's one error type: every failure is a value that names what went wrong and where.
+
+use std::fmt;
+
+/// Everything that can go wrong inside sqlsim.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Error {
+    /// The SQL text did not parse (or exceeded an input limit); metrics turn this into their lowest score.
+    Parse(String),
+    /// A SQL function received a bad argument: wrong type, bad option, bad schema text.
+    Argument {
+        function: &'static str,
+        argument: &'static str,
+        message: String,
+    },
+    /// A SQL function received the wrong number of arguments.
+    Arity {
+        function: &'static str,
+        signature: String,
+        got: usize,
+    },
+    /// A resource bound (size, depth, time) was reached.
+    Limit(String),
+    /// A bug: something the code did not expect (a caught panic, for example).
+    Internal(String),
+}
+
+/// Result alias used across the crate.
+pub type Result<T> = std::result::Result<T, Error>;
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Parse(m) => write!(f, "{m}"),
+            Error::Argument {
+                function,
+                argument,
+                message,
+            } => write!(f, "{function}(): argument '{argument}' {message}"),
+            Error::Arity {
+                function,
+                signature,
+                got,
+            } => write!(
+                f,
+                "{function}(): wrong number of arguments: got {got}, expected {signature}"
+            ),
+            Error::Limit(m) => write!(f, "limit reached: {m}"),
+            Error::Internal(m) => write!(f, "internal error: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}

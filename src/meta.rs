@@ -1,0 +1,73 @@
+//! What sqlsim says about itself: version, build facts, the function list and tree dumps.
+
+use crate::registry::{Host, Output, SCALAR_FUNCTIONS, TABLE_FUNCTIONS};
+use crate::tree::{LabelledTree, Tree};
+use serde_json::{json, Value as Json};
+
+/// The crate version and the git commit it was built from.
+pub fn version_string() -> String {
+    format!(
+        "sqlsim {} ({})",
+        env!("CARGO_PKG_VERSION"),
+        option_env!("SQLSIM_GIT_HASH").unwrap_or("unknown")
+    )
+}
+
+/// Build and runtime facts as JSON, for `sqlsim_debug()`.
+pub fn debug_json(host: Host) -> Json {
+    json!({
+        "version": env!("CARGO_PKG_VERSION"),
+        "git": option_env!("SQLSIM_GIT_HASH").unwrap_or("unknown"),
+        "host": host.name(),
+        "features": ["ast_ted", "sql_ast", "parse_cache", "rayon"],
+        "functions": SCALAR_FUNCTIONS.len() + TABLE_FUNCTIONS.len(),
+        "threads": rayon::current_num_threads(),
+        "limits": {
+            "max_sql_bytes": crate::prepare::MAX_SQL_BYTES,
+            "max_tree_nodes": crate::prepare::MAX_TREE_NODES,
+        },
+        "cache_entries": crate::prepare::cached_count(),
+    })
+}
+
+/// Rows of `sqlsim_functions()`.
+pub fn function_rows() -> Vec<Vec<Output>> {
+    let scalars = SCALAR_FUNCTIONS
+        .iter()
+        .map(|f| (f.name, "scalar", f.signature(), f.doc));
+    let tables = TABLE_FUNCTIONS
+        .iter()
+        .map(|f| (f.name, "table", f.signature(), f.doc));
+    scalars
+        .chain(tables)
+        .map(|(name, kind, sig, doc)| {
+            vec![
+                Output::Text(name.into()),
+                Output::Text(kind.into()),
+                Output::Text(sig),
+                Output::Text(doc.into()),
+            ]
+        })
+        .collect()
+}
+
+/// Rows of `sql_ast_nodes()`: (node, parent, depth, label) in pre-order.
+pub fn tree_rows(tree: &LabelledTree) -> Vec<Vec<Output>> {
+    let mut rows = Vec::with_capacity(tree.len());
+    let Some(root) = tree.root() else {
+        return rows;
+    };
+    let mut stack = vec![(root, None::<usize>, 0i64)];
+    while let Some((node, parent, depth)) = stack.pop() {
+        rows.push(vec![
+            Output::Integer(node as i64),
+            parent.map_or(Output::Null, |p| Output::Integer(p as i64)),
+            Output::Integer(depth),
+            Output::Text(tree.label(node).to_string()),
+        ]);
+        for &c in tree.children(node).iter().rev() {
+            stack.push((c, Some(node), depth + 1));
+        }
+    }
+    rows
+}

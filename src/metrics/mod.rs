@@ -1,0 +1,4 @@
+//! Similarity metrics: pure functions from prepared queries to scores, one file per metric.
+
+pub mod ast_ted;
+pub mod spider;

@@ -1,0 +1,177 @@
+//! The SQL surface, declared once: every function's name, parameters, result, doc and implementation.
+//!
+//! Both host adapters register exactly what is listed here; the README's function table and the
+//! SQL-level tests are checked against it. NULL rule (applied in `signature.rs`): NULL in a required
+//! argument gives NULL (no rows for a table function); NULL in an optional argument means its default.
+
+mod signature;
+
+pub use signature::{
+    describe_params, Args, Column, Host, Output, Param, ScalarFunction, SqlType, TableFunction,
+    Value,
+};
+
+use crate::error::Result;
+use crate::meta;
+use crate::metrics::ast_ted;
+use crate::prepare::prepare;
+
+const fn required(name: &'static str, ty: SqlType) -> Param {
+    Param {
+        name,
+        ty,
+        optional: false,
+    }
+}
+
+const A: Param = required("a", SqlType::Text);
+const B: Param = required("b", SqlType::Text);
+const SQL: Param = required("sql", SqlType::Text);
+
+/// Every scalar function, in the order of the README's table.
+pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
+    ScalarFunction {
+        name: "ast_ted",
+        params: &[A, B],
+        returns: SqlType::Real,
+        doc:
+            "AST-TE similarity in [0, 1]: 1 - TED / max(|T1|, |T2|) over normalized ASTs; 1.0 for \
+              equal trees, 0.0 when either query does not parse.",
+        deterministic: true,
+        call: |a| Ok(Output::Real(ast_ted::similarity(a.text(0)?, a.text(1)?))),
+    },
+    ScalarFunction {
+        name: "ast_ted_distance",
+        params: &[A, B],
+        returns: SqlType::Integer,
+        doc: "Raw Zhang-Shasha tree edit distance (insert 1, delete 1, relabel 2) between the \
+              normalized ASTs; NULL when either query does not parse.",
+        deterministic: true,
+        call: |a| {
+            Ok(match ast_ted::distance(a.text(0)?, a.text(1)?) {
+                Some(d) => Output::Integer(i64::from(d)),
+                None => Output::Null,
+            })
+        },
+    },
+    ScalarFunction {
+        name: "sql_ast",
+        params: &[SQL],
+        returns: SqlType::Text,
+        doc:
+            "The normalized AST that AST-TE compares, as JSON {\"label\", \"children\"}; NULL when \
+              the query does not parse.",
+        deterministic: true,
+        call: |a| {
+            let prepared = prepare(a.text(0)?);
+            Ok(match prepared.parse_error {
+                Some(_) => Output::Null,
+                None => Output::Text(prepared.tree.to_json().to_string()),
+            })
+        },
+    },
+    ScalarFunction {
+        name: "sql_parse_error",
+        params: &[SQL],
+        returns: SqlType::Text,
+        doc: "NULL when the query parses, otherwise the parser's message (or the input limit it \
+              exceeds).",
+        deterministic: true,
+        call: |a| {
+            Ok(match &prepare(a.text(0)?).parse_error {
+                Some(m) => Output::Text(m.clone()),
+                None => Output::Null,
+            })
+        },
+    },
+    ScalarFunction {
+        name: "sqlsim_version",
+        params: &[],
+        returns: SqlType::Text,
+        doc: "sqlsim's version and the git commit it was built from.",
+        deterministic: true,
+        call: |_| Ok(Output::Text(meta::version_string())),
+    },
+    ScalarFunction {
+        name: "sqlsim_debug",
+        params: &[],
+        returns: SqlType::Text,
+        doc: "JSON describing this build: version, host, features, limits, cache state.",
+        deterministic: false,
+        call: |a| Ok(Output::Text(meta::debug_json(a.host()).to_string())),
+    },
+];
+
+/// Every table function, in the order of the README's table.
+pub static TABLE_FUNCTIONS: &[TableFunction] = &[
+    TableFunction {
+        name: "sqlsim_functions",
+        params: &[],
+        columns: &[
+            Column {
+                name: "name",
+                ty: SqlType::Text,
+            },
+            Column {
+                name: "kind",
+                ty: SqlType::Text,
+            },
+            Column {
+                name: "signature",
+                ty: SqlType::Text,
+            },
+            Column {
+                name: "doc",
+                ty: SqlType::Text,
+            },
+        ],
+        doc: "One row per sqlsim SQL function: name, kind (scalar or table), signature, doc.",
+        call: |_| Ok(meta::function_rows()),
+    },
+    TableFunction {
+        name: "sql_ast_nodes",
+        params: &[SQL],
+        columns: &[
+            Column {
+                name: "node",
+                ty: SqlType::Integer,
+            },
+            Column {
+                name: "parent",
+                ty: SqlType::Integer,
+            },
+            Column {
+                name: "depth",
+                ty: SqlType::Integer,
+            },
+            Column {
+                name: "label",
+                ty: SqlType::Text,
+            },
+        ],
+        doc:
+            "The normalized AST as rows (node, parent, depth, label) in pre-order; parent is NULL \
+              at the root; no rows when the query does not parse.",
+        call: |a| Ok(meta::tree_rows(&prepare(a.text(0)?).tree)),
+    },
+];
+
+/// Looks up a scalar function by name.
+pub fn scalar(name: &str) -> Option<&'static ScalarFunction> {
+    SCALAR_FUNCTIONS.iter().find(|f| f.name == name)
+}
+
+/// Looks up a table function by name.
+pub fn table(name: &str) -> Option<&'static TableFunction> {
+    TABLE_FUNCTIONS.iter().find(|f| f.name == name)
+}
+
+/// Calls a scalar function by name from Rust, as a host would (tests and benchmarks use this).
+pub fn call_scalar(name: &str, values: &[Value<'_>]) -> Result<Output> {
+    match scalar(name) {
+        Some(f) => f.invoke(values, Host::Native),
+        None => Err(crate::error::Error::Internal(format!(
+            "no scalar function {name}"
+        ))),
+    }
+}

@@ -1,0 +1,310 @@
+//! Declarations of SQL functions: parameters, result types, and the host-neutral values they exchange.
+
+use crate::error::{Error, Result};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+/// SQL types of the surface, mapped by each adapter to the host's own types.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SqlType {
+    /// TEXT in SQLite, VARCHAR in DuckDB.
+    Text,
+    /// REAL in SQLite, DOUBLE in DuckDB.
+    Real,
+    /// INTEGER in SQLite, BIGINT in DuckDB.
+    Integer,
+}
+
+impl SqlType {
+    /// The name used in documentation and error messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            SqlType::Text => "TEXT",
+            SqlType::Real => "REAL",
+            SqlType::Integer => "INTEGER",
+        }
+    }
+}
+
+/// One declared parameter of a SQL function.
+#[derive(Debug, Clone, Copy)]
+pub struct Param {
+    pub name: &'static str,
+    pub ty: SqlType,
+    /// Optional parameters come last; a NULL optional argument means "use the default".
+    pub optional: bool,
+}
+
+/// One output column of a table function.
+#[derive(Debug, Clone, Copy)]
+pub struct Column {
+    pub name: &'static str,
+    pub ty: SqlType,
+}
+
+/// Which host called: reported by `sqlsim_debug()`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Host {
+    Sqlite,
+    DuckDb,
+    /// Called from Rust directly (tests, benchmarks).
+    Native,
+}
+
+impl Host {
+    pub fn name(self) -> &'static str {
+        match self {
+            Host::Sqlite => "sqlite",
+            Host::DuckDb => "duckdb",
+            Host::Native => "native",
+        }
+    }
+}
+
+/// An argument value as the host handed it over, borrowed for the duration of the call.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Value<'a> {
+    Null,
+    Text(&'a str),
+    Integer(i64),
+    Real(f64),
+    /// A BLOB, or host text that is not valid UTF-8.
+    Blob(&'a [u8]),
+}
+
+impl Value<'_> {
+    fn type_name(&self) -> &'static str {
+        match self {
+            Value::Null => "NULL",
+            Value::Text(_) => "TEXT",
+            Value::Integer(_) => "INTEGER",
+            Value::Real(_) => "REAL",
+            Value::Blob(_) => "BLOB",
+        }
+    }
+}
+
+/// A result value, owned, for the adapter to hand back to the host.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Output {
+    Null,
+    Text(String),
+    Integer(i64),
+    Real(f64),
+}
+
+/// Arguments of one call, with typed accessors whose errors name the function and the argument.
+pub struct Args<'a> {
+    function: &'static str,
+    params: &'static [Param],
+    values: &'a [Value<'a>],
+    host: Host,
+}
+
+impl<'a> Args<'a> {
+    /// The host that made the call.
+    pub fn host(&self) -> Host {
+        self.host
+    }
+
+    fn argument_error(&self, index: usize, message: String) -> Error {
+        Error::Argument {
+            function: self.function,
+            argument: self.params.get(index).map_or("?", |p| p.name),
+            message,
+        }
+    }
+
+    fn value(&self, index: usize) -> Value<'a> {
+        self.values.get(index).copied().unwrap_or(Value::Null)
+    }
+
+    /// A text argument; NULL gives `None`.
+    pub fn opt_text(&self, index: usize) -> Result<Option<&'a str>> {
+        match self.value(index) {
+            Value::Null => Ok(None),
+            Value::Text(s) => Ok(Some(s)),
+            Value::Blob(bytes) => std::str::from_utf8(bytes)
+                .map(Some)
+                .map_err(|_| self.argument_error(index, "is not valid UTF-8 text".into())),
+            other => {
+                Err(self.argument_error(index, format!("must be TEXT, got {}", other.type_name())))
+            }
+        }
+    }
+
+    /// A required text argument (the NULL rule has already turned NULL into a NULL result).
+    pub fn text(&self, index: usize) -> Result<&'a str> {
+        self.opt_text(index)?
+            .ok_or_else(|| self.argument_error(index, "must not be NULL".into()))
+    }
+
+    /// A numeric argument (INTEGER or REAL); NULL gives `None`.
+    pub fn opt_real(&self, index: usize) -> Result<Option<f64>> {
+        match self.value(index) {
+            Value::Null => Ok(None),
+            Value::Real(x) => Ok(Some(x)),
+            Value::Integer(i) => Ok(Some(i as f64)),
+            other => Err(self.argument_error(
+                index,
+                format!("must be a number, got {}", other.type_name()),
+            )),
+        }
+    }
+
+    /// An integer argument; NULL gives `None`.
+    pub fn opt_integer(&self, index: usize) -> Result<Option<i64>> {
+        match self.value(index) {
+            Value::Null => Ok(None),
+            Value::Integer(i) => Ok(Some(i)),
+            other => {
+                Err(self
+                    .argument_error(index, format!("must be INTEGER, got {}", other.type_name())))
+            }
+        }
+    }
+
+    /// An error about argument `index` with a free-form message ("has unknown option 'x'").
+    pub fn invalid(&self, index: usize, message: impl Into<String>) -> Error {
+        self.argument_error(index, message.into())
+    }
+}
+
+/// Checks arity and the NULL rule, then runs `call` with panics caught; shared by scalar and table functions.
+fn invoke_checked<T>(
+    function: &'static str,
+    params: &'static [Param],
+    values: &[Value<'_>],
+    host: Host,
+    null_result: T,
+    call: impl FnOnce(&Args<'_>) -> Result<T>,
+) -> Result<T> {
+    let required = params.iter().filter(|p| !p.optional).count();
+    if values.len() < required || values.len() > params.len() {
+        return Err(Error::Arity {
+            function,
+            signature: describe_params(params),
+            got: values.len(),
+        });
+    }
+    let required_null = params
+        .iter()
+        .zip(values)
+        .any(|(p, v)| !p.optional && matches!(v, Value::Null));
+    if required_null {
+        return Ok(null_result);
+    }
+    let args = Args {
+        function,
+        params,
+        values,
+        host,
+    };
+    match catch_unwind(AssertUnwindSafe(|| call(&args))) {
+        Ok(result) => result,
+        Err(payload) => {
+            let message = payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".into());
+            Err(Error::Internal(format!("{function}(): {message}")))
+        }
+    }
+}
+
+/// `(a TEXT, b TEXT [, schema TEXT])`: the parameter list as users read it.
+pub fn describe_params(params: &[Param]) -> String {
+    let mut out = String::from("(");
+    let mut opened = 0;
+    for (i, p) in params.iter().enumerate() {
+        if p.optional {
+            out.push_str(if i == 0 { "[" } else { " [, " });
+            opened += 1;
+        } else if i > 0 {
+            out.push_str(", ");
+        }
+        out.push_str(p.name);
+        out.push(' ');
+        out.push_str(p.ty.name());
+    }
+    out.push_str(&"]".repeat(opened));
+    out.push(')');
+    out
+}
+
+/// A scalar SQL function: one value per row.
+pub struct ScalarFunction {
+    pub name: &'static str,
+    pub params: &'static [Param],
+    pub returns: SqlType,
+    /// One sentence for the README's function table and `sqlsim_functions()`.
+    pub doc: &'static str,
+    /// Same arguments, same result: lets hosts fold constants and cache (false for `sqlsim_debug`).
+    pub deterministic: bool,
+    pub call: fn(&Args<'_>) -> Result<Output>,
+}
+
+impl ScalarFunction {
+    /// Runs the function: arity check, NULL rule (NULL in a required argument gives NULL), caught panics.
+    pub fn invoke(&self, values: &[Value<'_>], host: Host) -> Result<Output> {
+        invoke_checked(
+            self.name,
+            self.params,
+            values,
+            host,
+            Output::Null,
+            self.call,
+        )
+    }
+
+    /// Number of required parameters.
+    pub fn min_args(&self) -> usize {
+        self.params.iter().filter(|p| !p.optional).count()
+    }
+
+    /// `name(a TEXT, b TEXT) -> REAL`.
+    pub fn signature(&self) -> String {
+        format!(
+            "{}{} -> {}",
+            self.name,
+            describe_params(self.params),
+            self.returns.name()
+        )
+    }
+}
+
+/// A table function: rows computed from its arguments.
+pub struct TableFunction {
+    pub name: &'static str,
+    pub params: &'static [Param],
+    pub columns: &'static [Column],
+    pub doc: &'static str,
+    pub call: fn(&Args<'_>) -> Result<Vec<Vec<Output>>>,
+}
+
+impl TableFunction {
+    /// Runs the function: arity check, NULL rule (NULL in a required argument gives no rows), caught panics.
+    pub fn invoke(&self, values: &[Value<'_>], host: Host) -> Result<Vec<Vec<Output>>> {
+        invoke_checked(self.name, self.params, values, host, Vec::new(), self.call)
+    }
+
+    /// Number of required parameters.
+    pub fn min_args(&self) -> usize {
+        self.params.iter().filter(|p| !p.optional).count()
+    }
+
+    /// `name(sql TEXT) -> TABLE(id INTEGER, ...)`.
+    pub fn signature(&self) -> String {
+        let cols: Vec<String> = self
+            .columns
+            .iter()
+            .map(|c| format!("{} {}", c.name, c.ty.name()))
+            .collect();
+        format!(
+            "{}{} -> TABLE({})",
+            self.name,
+            describe_params(self.params),
+            cols.join(", ")
+        )
+    }
+}
