@@ -1,0 +1,85 @@
+# sqlsim: build both hosts' artifacts, run the demo, the tests, benchmarks and evaluations.
+# `make demo` and `make test` are all a new user needs on a fresh Debian machine: missing system
+# packages and the Python venv are installed on first use.
+
+SHELL := /bin/bash
+VENV := .venv
+PY := $(VENV)/bin/python
+DUCKDB_CLI := $(VENV)/bin/duckdb
+DATA ?= ../shared/data
+CARGO ?= cargo
+DIST := dist
+LIB := target/release/libsqlsim.so
+VERSION := $(shell grep -m1 '^version' Cargo.toml | cut -d'"' -f2)
+DEBIAN_PACKAGES := libclang-dev sqlite3 python3-venv
+SOURCES := $(shell find src -name '*.rs') Cargo.toml build.rs
+
+.PHONY: all demo test test-rust test-sql test-duckdb-versions lint bench eval deps venv clean
+
+all: $(DIST)/sqlsim.so $(DIST)/sqlsim.duckdb_extension
+
+# --- dependencies -----------------------------------------------------------------------------
+# System packages: bindgen (sqlite-loadable) needs libclang; tests need the real sqlite3 shell.
+.cache/deps.stamp:
+	@missing=""; for p in $(DEBIAN_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing Debian packages:$$missing"; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	fi
+	@mkdir -p .cache && touch $@
+
+deps: .cache/deps.stamp
+
+$(VENV)/.stamp: requirements-dev.txt .cache/deps.stamp
+	@test -x $(PY) || python3 -m venv $(VENV)
+	$(PY) -m pip install -q --disable-pip-version-check -r requirements-dev.txt
+	@touch $@
+
+venv: $(VENV)/.stamp
+
+# --- build ------------------------------------------------------------------------------------
+$(LIB): $(SOURCES) .cache/deps.stamp
+	$(CARGO) build --release --lib
+
+$(DIST)/sqlsim.so: $(LIB)
+	@mkdir -p $(DIST)
+	cp $(LIB) $@
+
+$(DIST)/sqlsim.duckdb_extension: $(LIB) scripts/duckdb_footer.py
+	@mkdir -p $(DIST)
+	python3 scripts/duckdb_footer.py $(LIB) $@ --version v$(VERSION) --capi v1.2.0 --platform linux_amd64
+
+# --- demo -------------------------------------------------------------------------------------
+demo: all venv
+	@echo "== SQLite ($$(sqlite3 --version | cut -d' ' -f1)) =="
+	sqlite3 -cmd ".load ./$(DIST)/sqlsim" -cmd ".mode box" :memory: < sql/demo.sql
+	@echo "== DuckDB ($$($(DUCKDB_CLI) --version)) =="
+	$(DUCKDB_CLI) -unsigned -cmd "LOAD '$(DIST)/sqlsim.duckdb_extension'" -cmd ".mode box" :memory: < sql/demo.sql
+
+# --- tests ------------------------------------------------------------------------------------
+test: all venv test-rust test-sql test-duckdb-versions
+
+test-rust: .cache/deps.stamp
+	$(CARGO) test --release
+
+test-sql: all venv
+	SQLSIM_DATA=$(DATA) $(PY) -m pytest -q tests/sql
+
+# The extension declares C API v1.2.0: check it loads in the oldest and newest DuckDB on PyPI.
+test-duckdb-versions: all venv
+	$(PY) tests/duckdb_versions.py $(DIST)/sqlsim.duckdb_extension
+
+lint:
+	$(CARGO) fmt --check
+	$(CARGO) clippy --all-targets -- -D warnings
+
+# --- measurements (read ../shared/data) ----------------------------------------------------------
+bench: all venv
+	$(PY) scripts/bench.py --data $(DATA)
+
+eval: all venv
+	$(PY) scripts/eval.py --data $(DATA)
+
+clean:
+	rm -rf $(DIST) target/release/libsqlsim.so

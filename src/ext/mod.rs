@@ -1,0 +1,4 @@
+//! Host adapters: value, NULL and error conversion and registration only; all `unsafe` lives here.
+
+mod duckdb;
+mod sqlite;

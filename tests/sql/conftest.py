@@ -1,0 +1,96 @@
+"""Fixtures for SQL-level tests: the built extension loaded into real SQLite (apsw, sqlite3 shell)
+and real DuckDB (Python duckdb, duckdb CLI)."""
+import os
+import subprocess
+
+import apsw
+import duckdb
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SQLITE_EXTENSION = os.path.join(ROOT, "dist", "sqlsim.so")
+DUCKDB_EXTENSION = os.path.join(ROOT, "dist", "sqlsim.duckdb_extension")
+DUCKDB_CLI = os.path.join(ROOT, ".venv", "bin", "duckdb")
+DATA = os.environ.get("SQLSIM_DATA", os.path.join(ROOT, "..", "shared", "data"))
+
+
+class HostError(Exception):
+    """A SQL error raised by either host, with its message."""
+
+
+class SqliteHost:
+    name = "sqlite"
+
+    def __init__(self):
+        self.con = apsw.Connection(":memory:")
+        self.con.enable_load_extension(True)
+        self.con.load_extension(SQLITE_EXTENSION)
+
+    def rows(self, sql, params=()):
+        try:
+            return [tuple(r) for r in self.con.execute(sql, params)]
+        except apsw.Error as e:
+            raise HostError(str(e)) from e
+
+    def value(self, sql, params=()):
+        return self.rows(sql, params)[0][0]
+
+    def table_call(self, function, args, named=None):
+        """SELECT * FROM function(args...): optional arguments are positional in SQLite."""
+        values = list(args) + list((named or {}).values())
+        marks = ", ".join("?" for _ in values)
+        return self.rows(f"SELECT * FROM {function}({marks})", values)
+
+
+class DuckHost:
+    name = "duckdb"
+
+    def __init__(self):
+        self.con = duckdb.connect(config={"allow_unsigned_extensions": "true"})
+        self.con.execute(f"LOAD '{DUCKDB_EXTENSION}'")
+
+    def rows(self, sql, params=()):
+        try:
+            return [tuple(r) for r in self.con.execute(sql, list(params)).fetchall()]
+        except duckdb.Error as e:
+            raise HostError(str(e)) from e
+
+    def value(self, sql, params=()):
+        return self.rows(sql, params)[0][0]
+
+    def table_call(self, function, args, named=None):
+        """SELECT * FROM function(args..., name := value): optional arguments are named in DuckDB."""
+        parts = ["?" for _ in args] + [f"{k} := ?" for k in (named or {})]
+        values = list(args) + list((named or {}).values())
+        return self.rows(f"SELECT * FROM {function}({', '.join(parts)})", values)
+
+
+@pytest.fixture(scope="session", params=["sqlite", "duckdb"])
+def host(request):
+    return SqliteHost() if request.param == "sqlite" else DuckHost()
+
+
+@pytest.fixture(scope="session")
+def sqlite_host():
+    return SqliteHost()
+
+
+@pytest.fixture(scope="session")
+def duck_host():
+    return DuckHost()
+
+
+def run_sqlite_shell(script):
+    """Runs `script` in the real sqlite3 shell with the extension loaded; returns the process."""
+    return subprocess.run(
+        ["sqlite3", "-bail", "-cmd", f".load {SQLITE_EXTENSION}", ":memory:"],
+        input=script, capture_output=True, text=True, timeout=300,
+    )
+
+
+def run_duckdb_shell(script):
+    """Runs `script` in the real duckdb shell with the extension loaded; returns the process."""
+    return subprocess.run(
+        [DUCKDB_CLI, "-unsigned", "-cmd", f"LOAD '{DUCKDB_EXTENSION}'", ":memory:"],
+        input=script, capture_output=True, text=True, timeout=300,
+    )

@@ -1,0 +1,42 @@
+"""The battery again in the real command-line shells: the process survives every statement and
+the statement after the bad ones still runs."""
+import os
+
+from conftest import run_duckdb_shell, run_sqlite_shell
+
+BATTERY = [
+    "SELECT ast_ted(NULL, NULL);",
+    "SELECT ast_ted('SELECT ' || printf('%.*c', 10000, '(') || '1' || printf('%.*c', 10000, ')'), 'SELECT 1');",
+    "SELECT sql_parse_error('SELECT * FROM (((');",
+    "SELECT ast_ted('garbage', 'more garbage');",
+    "SELECT 'alive', ast_ted('SELECT a FROM t', 'SELECT a FROM t');",
+]
+
+
+def test_sqlite_shell_survives_the_battery():
+    script = "\n".join(BATTERY) + "\nSELECT length(sql_parse_error(printf('SELECT %.*c', 10500000, 'x'))) > 0;\n"
+    proc = run_sqlite_shell(script)
+    assert proc.returncode == 0, proc.stderr
+    assert "alive|1.0" in proc.stdout
+
+
+def test_sqlite_shell_errors_then_continues():
+    proc = run_sqlite_shell("SELECT ast_ted(1, 2);\n")
+    assert "ast_ted(): argument 'a' must be TEXT" in proc.stderr
+    proc = run_sqlite_shell(".bail off\nSELECT ast_ted(x'ff', 'a');\nSELECT 'next', ast_ted('SELECT 1', 'SELECT 1');\n")
+    assert "not valid UTF-8" in proc.stderr and "next|1.0" in proc.stdout
+
+
+def test_duckdb_shell_survives_the_battery():
+    battery = [s.replace("printf('%.*c', 10000, '(')", "repeat('(', 10000)").replace(
+        "printf('%.*c', 10000, ')')", "repeat(')', 10000)") for s in BATTERY]
+    script = ".mode list\n" + "\n".join(battery) + "\nSELECT ast_ted(1, 2);\nSELECT 'after-error', ast_ted('SELECT 1', 'SELECT 1');\n"
+    proc = run_duckdb_shell(script)
+    assert "alive|1.0" in proc.stdout, proc.stdout + proc.stderr
+    assert "after-error|1.0" in proc.stdout
+    assert "ast_ted" in proc.stderr  # the binder error names the function
+
+
+def test_extensions_load_from_any_directory(tmp_path):
+    os.chdir(tmp_path)
+    assert "alive|1.0" in run_sqlite_shell(BATTERY[-1]).stdout
