@@ -5,6 +5,7 @@
 //! argument gives NULL (no rows for a table function); NULL in an optional argument means its default.
 
 mod signature;
+mod spider;
 
 pub use signature::{
     describe_params, Args, Column, Host, Output, Param, ScalarFunction, SqlType, TableFunction,
@@ -27,6 +28,22 @@ const fn required(name: &'static str, ty: SqlType) -> Param {
 const A: Param = required("a", SqlType::Text);
 const B: Param = required("b", SqlType::Text);
 const SQL: Param = required("sql", SqlType::Text);
+const GOLD: Param = required("gold", SqlType::Text);
+const PRED: Param = required("pred", SqlType::Text);
+const SCHEMA: Param = optional("schema", SqlType::Text);
+const OPTIONS: Param = optional("options", SqlType::Text);
+
+const fn optional(name: &'static str, ty: SqlType) -> Param {
+    Param {
+        name,
+        ty,
+        optional: true,
+    }
+}
+
+const fn column(name: &'static str, ty: SqlType) -> Column {
+    Column { name, ty }
+}
 
 /// Every scalar function, in the order of the README's table.
 pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
@@ -85,6 +102,42 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
         },
     },
     ScalarFunction {
+        name: "spider_hardness",
+        params: &[SQL, SCHEMA, OPTIONS],
+        returns: SqlType::Text,
+        doc: "Spider hardness of a query: 'easy', 'medium', 'hard' or 'extra', by the official rules; \
+              NULL when the official parser rejects the query.",
+        deterministic: true,
+        call: spider::hardness,
+    },
+    ScalarFunction {
+        name: "spider_exact_match",
+        params: &[GOLD, PRED, SCHEMA, OPTIONS],
+        returns: SqlType::Integer,
+        doc: "Spider exact set match (values and DISTINCT ignored, foreign keys normalized), 1 or 0, \
+              identical to the official evaluator; a prediction it rejects scores as the empty SQL.",
+        deterministic: true,
+        call: spider::exact_match,
+    },
+    ScalarFunction {
+        name: "spider_partial_match",
+        params: &[GOLD, PRED, SCHEMA, OPTIONS],
+        returns: SqlType::Text,
+        doc: "The official partial-match scores as JSON: one object {acc, rec, f1, label_total, \
+              pred_total} per component; NULL when the gold query does not parse.",
+        deterministic: true,
+        call: spider::partial_match,
+    },
+    ScalarFunction {
+        name: "exec_match",
+        params: &[required("db_path", SqlType::Text), GOLD, PRED],
+        returns: SqlType::Integer,
+        doc: "Execution accuracy on a SQLite database file (opened read-only, time-bounded): 1 when \
+              the results match by the official rules, else 0.",
+        deterministic: true,
+        call: spider::exec_match,
+    },
+    ScalarFunction {
         name: "sqlsim_version",
         params: &[],
         returns: SqlType::Text,
@@ -108,22 +161,10 @@ pub static TABLE_FUNCTIONS: &[TableFunction] = &[
         name: "sqlsim_functions",
         params: &[],
         columns: &[
-            Column {
-                name: "name",
-                ty: SqlType::Text,
-            },
-            Column {
-                name: "kind",
-                ty: SqlType::Text,
-            },
-            Column {
-                name: "signature",
-                ty: SqlType::Text,
-            },
-            Column {
-                name: "doc",
-                ty: SqlType::Text,
-            },
+            column("name", SqlType::Text),
+            column("kind", SqlType::Text),
+            column("signature", SqlType::Text),
+            column("doc", SqlType::Text),
         ],
         doc: "One row per sqlsim SQL function: name, kind (scalar or table), signature, doc.",
         call: |_| Ok(meta::function_rows()),
@@ -132,27 +173,41 @@ pub static TABLE_FUNCTIONS: &[TableFunction] = &[
         name: "sql_ast_nodes",
         params: &[SQL],
         columns: &[
-            Column {
-                name: "node",
-                ty: SqlType::Integer,
-            },
-            Column {
-                name: "parent",
-                ty: SqlType::Integer,
-            },
-            Column {
-                name: "depth",
-                ty: SqlType::Integer,
-            },
-            Column {
-                name: "label",
-                ty: SqlType::Text,
-            },
+            column("node", SqlType::Integer),
+            column("parent", SqlType::Integer),
+            column("depth", SqlType::Integer),
+            column("label", SqlType::Text),
         ],
         doc:
             "The normalized AST as rows (node, parent, depth, label) in pre-order; parent is NULL \
               at the root; no rows when the query does not parse.",
         call: |a| Ok(meta::tree_rows(&prepare(a.text(0)?).tree)),
+    },
+    TableFunction {
+        name: "spider_partial",
+        params: &[GOLD, PRED, SCHEMA, OPTIONS],
+        columns: &[
+            column("component", SqlType::Text),
+            column("acc", SqlType::Real),
+            column("rec", SqlType::Real),
+            column("f1", SqlType::Real),
+            column("label_total", SqlType::Integer),
+            column("pred_total", SqlType::Integer),
+        ],
+        doc: "The official partial-match scores as rows (component, acc, rec, f1, label_total, \
+              pred_total), one per component; no rows when the gold query does not parse.",
+        call: spider::partial_rows,
+    },
+    TableFunction {
+        name: "spider_schemas",
+        params: &[required("path", SqlType::Text)],
+        columns: &[
+            column("db_id", SqlType::Text),
+            column("schema", SqlType::Text),
+        ],
+        doc: "One row per database of a Spider tables.json file: db_id and the entry as JSON, \
+              accepted by every schema argument.",
+        call: spider::schemas,
     },
 ];
 

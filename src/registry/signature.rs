@@ -163,6 +163,14 @@ impl<'a> Args<'a> {
         }
     }
 
+    /// Re-labels an argument error raised deeper in the core so it names this function and argument.
+    pub fn rename_error(&self, index: usize, error: Error) -> Error {
+        match error {
+            Error::Argument { message, .. } => self.argument_error(index, message),
+            other => other,
+        }
+    }
+
     /// An error about argument `index` with a free-form message ("has unknown option 'x'").
     pub fn invalid(&self, index: usize, message: impl Into<String>) -> Error {
         self.argument_error(index, message.into())
