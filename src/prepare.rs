@@ -10,7 +10,7 @@ use std::sync::{Arc, OnceLock};
 /// Longest SQL text sqlsim will look at; longer input is treated as SQL that does not parse.
 pub const MAX_SQL_BYTES: usize = 1 << 20;
 /// Largest tree AST-TE will compare; larger queries are treated as SQL that does not parse.
-pub const MAX_TREE_NODES: usize = 5_000;
+pub const MAX_TREE_NODES: usize = 3_000;
 /// Number of prepared queries kept in memory.
 const CACHE_CAPACITY: usize = 8_192;
 

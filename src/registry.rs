@@ -53,9 +53,11 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
         returns: SqlType::Real,
         doc:
             "AST-TE similarity in [0, 1]: 1 - TED / max(|T1|, |T2|) over normalized ASTs; 1.0 for \
-              equal trees, 0.0 when either query does not parse.",
+              equal trees, 0.0 when either query does not parse, NULL for a pair beyond the work budget.",
         deterministic: true,
-        call: |a| Ok(Output::Real(ast_ted::similarity(a.text(0)?, a.text(1)?))),
+        call: |a| {
+            Ok(ast_ted::similarity(a.text(0)?, a.text(1)?).map_or(Output::Null, Output::Real))
+        },
     },
     ScalarFunction {
         name: "ast_ted_distance",
