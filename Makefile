@@ -82,6 +82,7 @@ lint:
 # --- measurements (read ../shared/data) ----------------------------------------------------------
 bench: all venv
 	$(PY) scripts/bench.py --data $(DATA)
+	$(PY) scripts/bench_spider.py --data $(DATA)
 
 eval: all venv
 	$(PY) scripts/eval.py --data $(DATA)

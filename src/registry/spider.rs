@@ -1,9 +1,11 @@
-//! Glue between the registry and Spider evaluation: argument unpacking and result shapes only.
+//! Glue between the registry and Spider evaluation: argument unpacking, result shapes, and the
+//! per-example evaluation cache that lets the exact and partial calls of one row share one evaluation.
 
 use super::{Args, Output};
+use crate::cache::TextCache;
 use crate::error::{Error, Result};
-use crate::metrics::spider::{self as sp, ExampleEval, Options, SpiderContext};
-use std::sync::Arc;
+use crate::metrics::spider::{self as sp, ExampleEval, Hardness, Options, SpiderContext};
+use std::sync::{Arc, OnceLock};
 
 /// The prepared schema context for argument `index` (NULL → schema-less), errors naming the argument.
 fn context(args: &Args<'_>, index: usize) -> Result<Arc<SpiderContext>> {
@@ -18,41 +20,112 @@ fn options(args: &Args<'_>, index: usize) -> Result<Options> {
     }
 }
 
-/// Evaluates (gold, pred [, schema [, options]]); `None` when the gold query does not parse.
-fn evaluate(args: &Args<'_>) -> Result<Option<ExampleEval>> {
+/// Evaluations kept per process: more than the rows of the DuckDB chunks in flight at once, so the
+/// `spider_exact_match` and `spider_partial_match` calls of one row (one chunk apart at most in
+/// DuckDB, adjacent in SQLite) share one evaluation.
+const EVAL_CACHE_ENTRIES: usize = 16_384;
+
+/// Cache key of one example: schema context id, options, and the two texts (length-prefixed, so no
+/// two different (gold, pred) pairs give the same key).
+fn example_key(ctx: &SpiderContext, opts: &Options, gold: &str, pred: &str) -> String {
+    let mut key = String::with_capacity(gold.len() + pred.len() + 32);
+    key.push_str(&format!("{}/{}/{}/", ctx.id(), opts.key(), gold.len()));
+    key.push_str(gold);
+    key.push_str(pred);
+    key
+}
+
+/// Cache key of a query's hardness (context id, options, text).
+fn hardness_key(ctx: &SpiderContext, opts: &Options, sql: &str) -> String {
+    format!("{}/{}/{}", ctx.id(), opts.key(), sql)
+}
+
+type Evaluated = Result<Option<ExampleEval>>;
+
+fn eval_cache() -> &'static TextCache<Evaluated> {
+    static CACHE: OnceLock<TextCache<Evaluated>> = OnceLock::new();
+    CACHE.get_or_init(|| TextCache::new(EVAL_CACHE_ENTRIES))
+}
+
+fn hardness_cache() -> &'static TextCache<Result<Option<Hardness>>> {
+    static CACHE: OnceLock<TextCache<Result<Option<Hardness>>>> = OnceLock::new();
+    CACHE.get_or_init(|| TextCache::new(EVAL_CACHE_ENTRIES))
+}
+
+/// Evaluates (gold, pred [, schema [, options]]) once per distinct example (cached, see
+/// [`EVAL_CACHE_ENTRIES`]); `Ok(None)` when the gold query does not parse.
+fn evaluate(args: &Args<'_>) -> Result<Arc<Evaluated>> {
     let (ctx, opts) = (context(args, 2)?, options(args, 3)?);
-    match sp::evaluate_with(&ctx, args.text(0)?, args.text(1)?, &opts) {
-        Ok(e) => Ok(Some(e)),
-        Err(Error::Parse(_)) => Ok(None),
-        Err(e) => Err(e),
+    let (gold, pred) = (args.text(0)?, args.text(1)?);
+    let key = example_key(&ctx, &opts, gold, pred);
+    Ok(eval_cache().get_or_insert_with(&key, || {
+        let result = match sp::evaluate_with(&ctx, gold, pred, &opts) {
+            Ok(e) => Ok(Some(e)),
+            Err(Error::Parse(_)) => Ok(None),
+            Err(e) => Err(e),
+        };
+        // The gold query's hardness comes with the evaluation: spider_hardness on the same row
+        // need not parse it again.
+        if let Ok(e) = &result {
+            let hardness = e.as_ref().map(|e| e.hardness);
+            hardness_cache().get_or_insert_with(&hardness_key(&ctx, &opts, gold), || Ok(hardness));
+        }
+        result
+    }))
+}
+
+/// The cached evaluation of this row, errors cloned out of the cache.
+fn evaluated(args: &Args<'_>) -> Result<Option<Arc<Evaluated>>> {
+    let e = evaluate(args)?;
+    match e.as_ref() {
+        Ok(Some(_)) => Ok(Some(e)),
+        Ok(None) => Ok(None),
+        Err(err) => Err(err.clone()),
     }
+}
+
+/// The example inside an entry [`evaluated`] returned (always `Ok(Some)` there).
+fn example(e: &Evaluated) -> Option<&ExampleEval> {
+    e.as_ref().ok().and_then(Option::as_ref)
 }
 
 /// `spider_hardness(sql [, schema [, options]])`: NULL when the Spider parser rejects the query.
 pub fn hardness(args: &Args<'_>) -> Result<Output> {
     let (ctx, opts) = (context(args, 1)?, options(args, 2)?);
-    Ok(match sp::hardness_with(&ctx, args.text(0)?, &opts) {
-        Ok(h) => Output::Text(h.as_str().into()),
-        Err(Error::Parse(_)) => Output::Null,
-        Err(e) => return Err(e),
+    let sql = args.text(0)?;
+    let entry = hardness_cache().get_or_insert_with(&hardness_key(&ctx, &opts, sql), || {
+        match sp::hardness_with(&ctx, sql, &opts) {
+            Ok(h) => Ok(Some(h)),
+            Err(Error::Parse(_)) => Ok(None),
+            Err(e) => Err(e),
+        }
+    });
+    Ok(match entry.as_ref().clone()? {
+        Some(h) => Output::Text(h.as_str().into()),
+        None => Output::Null,
     })
 }
 
 /// `spider_exact_match(gold, pred [, schema [, options]])`: 0 when the gold query does not parse.
 pub fn exact_match(args: &Args<'_>) -> Result<Output> {
-    Ok(Output::Integer(
-        evaluate(args)?.is_some_and(|e| e.exact) as i64
-    ))
+    let e = evaluated(args)?;
+    let exact = e.as_deref().and_then(example).is_some_and(|e| e.exact);
+    Ok(Output::Integer(exact as i64))
 }
 
 /// `spider_partial_match(...)`: the ten components as JSON; NULL when the gold query does not parse.
 pub fn partial_match(args: &Args<'_>) -> Result<Output> {
-    Ok(evaluate(args)?.map_or(Output::Null, |e| Output::Text(e.partial_json())))
+    let e = evaluated(args)?;
+    Ok(match e.as_deref().and_then(example) {
+        Some(e) => Output::Text(e.partial_json()),
+        None => Output::Null,
+    })
 }
 
 /// `spider_partial(...)`: one row per component; no rows when the gold query does not parse.
 pub fn partial_rows(args: &Args<'_>) -> Result<Vec<Vec<Output>>> {
-    let Some(e) = evaluate(args)? else {
+    let e = evaluated(args)?;
+    let Some(e) = e.as_deref().and_then(example) else {
         return Ok(Vec::new());
     };
     Ok(e.partial

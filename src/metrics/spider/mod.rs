@@ -25,6 +25,9 @@ pub mod partial;
 pub mod rebuild;
 pub mod tokenize;
 
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use crate::cache::TextCache;
@@ -104,6 +107,14 @@ impl Options {
         Ok(o)
     }
 
+    /// The options as a small number, distinct for distinct options (for cache keys).
+    pub fn key(&self) -> u8 {
+        u8::from(self.lenient)
+            | u8::from(self.keep_values) << 1
+            | u8::from(self.keep_distinct) << 2
+            | u8::from(self.variant == Variant::Spider) << 3
+    }
+
     fn limit_rule(&self) -> LimitRule {
         match self.variant {
             Variant::TestSuite => LimitRule::AlwaysOne,
@@ -116,15 +127,33 @@ impl Options {
 #[derive(Debug, Clone)]
 pub struct SpiderContext {
     catalog: Option<Catalog>,
+    /// Unique per construction (clones share it): identifies the schema in evaluation cache keys.
+    id: u64,
 }
 
 impl SpiderContext {
     /// From a schema, or schema-less when `None`.
     pub fn new(schema: Option<&Schema>) -> SpiderContext {
+        static NEXT_ID: AtomicU64 = AtomicU64::new(0);
         SpiderContext {
             catalog: schema.map(Catalog::from_schema),
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
         }
     }
+
+    /// An id no other context built in this process has: two contexts with the same id hold the
+    /// same schema, so results computed with one are valid for the other.
+    pub fn id(&self) -> u64 {
+        self.id
+    }
+}
+
+/// Schema texts a thread used last, compared by content before the shared cache is asked: rows of
+/// one database arrive together, and comparing a few KB is much cheaper than hashing them.
+const RECENT_PER_THREAD: usize = 4;
+
+thread_local! {
+    static RECENT: RefCell<VecDeque<(String, Arc<SpiderContext>)>> = const { RefCell::new(VecDeque::new()) };
 }
 
 /// The prepared context for a `schema` argument text (NULL → schema-less), cached by text.
@@ -136,11 +165,28 @@ pub fn context_for(schema_text: Option<&str>) -> Result<Arc<SpiderContext>> {
             .get_or_init(|| Arc::new(SpiderContext::new(None)))
             .clone());
     };
+    let recent = RECENT.with(|r| {
+        r.borrow()
+            .iter()
+            .find(|(t, _)| t == text)
+            .map(|(_, c)| Arc::clone(c))
+    });
+    if let Some(ctx) = recent {
+        return Ok(ctx);
+    }
     let cache = CACHE.get_or_init(|| TextCache::new(512));
     let entry = cache.get_or_insert_with(text, || {
         Schema::from_argument(text).map(|s| Arc::new(SpiderContext::new(Some(&s))))
     });
-    entry.as_ref().clone()
+    let ctx = entry.as_ref().clone()?;
+    RECENT.with(|r| {
+        let mut r = r.borrow_mut();
+        if r.len() >= RECENT_PER_THREAD {
+            r.pop_back();
+        }
+        r.push_front((text.to_string(), Arc::clone(&ctx)));
+    });
+    Ok(ctx)
 }
 
 /// The per-example result of the official evaluator.

@@ -1,0 +1,164 @@
+-- The official Spider report (evaluation.py --etype match) computed in the SQLite shell with sqlsim:
+-- the same report as sql/spider_eval.sql (DuckDB), number for number.
+--
+--   sed -e 's|{{GOLD}}|gold.txt|g' -e 's|{{PRED}}|pred.txt|g' -e 's|{{TABLES}}|tables.json|g' \
+--       sql/spider_eval_sqlite.sql | sqlite3 -bail -cmd ".load ./dist/sqlsim" :memory:
+--
+-- or `make spider-eval GOLD=... PRED=... TABLES=...` (the paths must not contain a quote or `|`).
+-- Inputs are the official file formats: gold has `SQL<TAB>db_id` per line, pred one SQL per line
+-- (text after a tab is ignored, as evaluation.py does), tables is a Spider tables.json. The files are
+-- read with `.import` in ascii mode, one line per row and no quote processing (the column separator is
+-- the ASCII unit separator, which SQL text does not contain). Lines are stripped of surrounding
+-- whitespace and blank lines are skipped (they separate sessions in the multi-turn format), so the n-th
+-- non-blank pred line is scored against the n-th non-blank gold line; a missing pred line scores as an
+-- empty prediction.
+--
+-- Each example is evaluated once: spider_partial_match evaluates it, and spider_exact_match and
+-- spider_hardness on the same row (listed after it) read sqlsim's per-example cache. Aggregation follows
+-- evaluation.py: exact match averaged over the examples of a level; per component, acc averaged over
+-- the examples whose pred_total > 0, rec over those whose label_total > 0 (0 when there are none), and
+-- F1 = 2·acc·rec / (acc + rec) from those averages (1 when both are 0; 0 for an empty level).
+-- A gold query the Spider parser rejects (evaluation.py would stop) is left out and counted on a
+-- separate line. Temp tables spider_eval_examples and spider_eval_scores remain, as in DuckDB.
+
+DROP TABLE IF EXISTS temp.spider_gold_raw;
+DROP TABLE IF EXISTS temp.spider_pred_raw;
+CREATE TEMP TABLE spider_gold_raw(text TEXT);
+CREATE TEMP TABLE spider_pred_raw(text TEXT);
+.mode ascii
+.separator "\037" "\n"
+.import --schema temp '{{GOLD}}' spider_gold_raw
+.import --schema temp '{{PRED}}' spider_pred_raw
+.mode list
+.headers off
+
+-- Materialized first: as the right side of a join, the table function would be rescanned per row.
+DROP TABLE IF EXISTS temp.spider_eval_schemas;
+CREATE TEMP TABLE spider_eval_schemas AS SELECT db_id, schema FROM spider_schemas('{{TABLES}}');
+
+DROP TABLE IF EXISTS temp.spider_eval_examples;
+CREATE TEMP TABLE spider_eval_examples AS
+WITH ws(chars) AS (SELECT ' ' || char(9) || char(10) || char(11) || char(12) || char(13)),
+gold_lines AS (
+    SELECT row_number() OVER (ORDER BY r.rowid) AS line, trim(r.text, ws.chars) AS text
+    FROM temp.spider_gold_raw r, ws WHERE trim(r.text, ws.chars) <> ''
+),
+pred_lines AS (
+    SELECT row_number() OVER (ORDER BY r.rowid) AS line, trim(r.text, ws.chars) AS text
+    FROM temp.spider_pred_raw r, ws WHERE trim(r.text, ws.chars) <> ''
+),
+gold_split AS (
+    SELECT line,
+           CASE WHEN instr(text, char(9)) > 0 THEN substr(text, 1, instr(text, char(9)) - 1) ELSE text END AS gold,
+           CASE WHEN instr(text, char(9)) > 0 THEN substr(text, instr(text, char(9)) + 1) ELSE '' END AS rest
+    FROM gold_lines
+),
+pairs AS (
+    SELECT g.line, g.gold,
+           CASE WHEN instr(g.rest, char(9)) > 0 THEN substr(g.rest, 1, instr(g.rest, char(9)) - 1) ELSE g.rest END AS db_id,
+           CASE WHEN p.text IS NULL THEN ''
+                WHEN instr(p.text, char(9)) > 0 THEN substr(p.text, 1, instr(p.text, char(9)) - 1)
+                ELSE p.text END AS pred
+    FROM gold_split g LEFT JOIN pred_lines p USING (line)
+)
+SELECT p.line, p.db_id, p.gold, p.pred,
+       spider_partial_match(p.gold, p.pred, s.schema) AS partial,
+       spider_exact_match(p.gold, p.pred, s.schema) AS exact,
+       spider_hardness(p.gold, s.schema) AS hardness
+FROM pairs p LEFT JOIN temp.spider_eval_schemas s ON s.db_id = p.db_id
+ORDER BY p.line;
+
+DROP TABLE IF EXISTS temp.spider_eval_scores;
+CREATE TEMP TABLE spider_eval_scores AS
+WITH levels(level, li) AS (
+    VALUES ('easy', 1), ('medium', 2), ('hard', 3), ('extra', 4), ('all', 5)
+),
+components(component, ci) AS (
+    VALUES ('select', 1), ('select(no AGG)', 2), ('where', 3), ('where(no OP)', 4),
+           ('group(no Having)', 5), ('group', 6), ('order', 7), ('and/or', 8), ('IUEN', 9),
+           ('keywords', 10)
+),
+scored AS (SELECT * FROM temp.spider_eval_examples WHERE hardness IS NOT NULL),
+per_level AS (
+    SELECT lv.level, count(e.line) AS n, coalesce(sum(e.exact), 0) AS exact_sum
+    FROM levels lv LEFT JOIN scored e ON e.hardness = lv.level OR lv.level = 'all'
+    GROUP BY lv.level
+),
+unpivoted AS (
+    SELECT e.line, e.hardness, c.component,
+           json_extract(e.partial, '$."' || c.component || '".acc') AS acc,
+           json_extract(e.partial, '$."' || c.component || '".rec') AS rec,
+           json_extract(e.partial, '$."' || c.component || '".label_total') AS label_total,
+           json_extract(e.partial, '$."' || c.component || '".pred_total') AS pred_total
+    FROM scored e, components c
+),
+averaged AS (
+    SELECT lv.level, c.component, count(u.line) AS n,
+           coalesce(avg(u.acc) FILTER (WHERE u.pred_total > 0), 0.0) AS acc,
+           coalesce(avg(u.rec) FILTER (WHERE u.label_total > 0), 0.0) AS rec
+    FROM levels lv CROSS JOIN components c
+    LEFT JOIN unpivoted u ON u.component = c.component AND (u.hardness = lv.level OR lv.level = 'all')
+    GROUP BY lv.level, c.component
+)
+SELECT level, 'count' AS metric, NULL AS component, CAST(n AS REAL) AS value FROM per_level
+UNION ALL
+SELECT level, 'exact', NULL, CASE WHEN n = 0 THEN 0.0 ELSE exact_sum * 1.0 / n END FROM per_level
+UNION ALL
+SELECT level, 'acc', component, acc FROM averaged
+UNION ALL
+SELECT level, 'rec', component, rec FROM averaged
+UNION ALL
+SELECT level, 'f1', component,
+       CASE WHEN n = 0 THEN 0.0
+            WHEN acc = 0 AND rec = 0 THEN 1.0
+            ELSE 2.0 * acc * rec / (acc + rec) END
+FROM averaged;
+
+-- The report, laid out like evaluation.py's print_scores.
+WITH components(component, ci) AS (
+    VALUES ('select', 1), ('select(no AGG)', 2), ('where', 3), ('where(no OP)', 4),
+           ('group(no Having)', 5), ('group', 6), ('order', 7), ('and/or', 8), ('IUEN', 9),
+           ('keywords', 10)
+),
+metrics(metric, mi, title) AS (
+    VALUES ('count', 0, NULL),
+           ('exact', 1, '====================== EXACT MATCHING ACCURACY ====================='),
+           ('acc', 2, '---------------------PARTIAL MATCHING ACCURACY----------------------'),
+           ('rec', 3, '---------------------- PARTIAL MATCHING RECALL ----------------------'),
+           ('f1', 4, '---------------------- PARTIAL MATCHING F1 --------------------------')
+),
+wide AS (
+    SELECT s.metric, coalesce(s.component, '') AS component,
+           max(value) FILTER (WHERE level = 'easy') AS easy,
+           max(value) FILTER (WHERE level = 'medium') AS medium,
+           max(value) FILTER (WHERE level = 'hard') AS hard,
+           max(value) FILTER (WHERE level = 'extra') AS extra,
+           max(value) FILTER (WHERE level = 'all') AS all_
+    FROM temp.spider_eval_scores s GROUP BY s.metric, s.component
+),
+report(mi, ci, sub, line) AS (
+    SELECT -1, 0, 0, printf('%-20s %-20s %-20s %-20s %-20s %-20s', '', 'easy', 'medium', 'hard', 'extra', 'all')
+    UNION ALL
+    SELECT 0, 0, 0, printf('%-20s %-20d %-20d %-20d %-20d %-20d', 'count',
+                          CAST(easy AS INTEGER), CAST(medium AS INTEGER), CAST(hard AS INTEGER),
+                          CAST(extra AS INTEGER), CAST(all_ AS INTEGER))
+    FROM wide WHERE metric = 'count'
+    UNION ALL
+    SELECT 1, 0, 0, printf('%-20s %-20.3f %-20.3f %-20.3f %-20.3f %-20.3f', 'exact match',
+                          easy, medium, hard, extra, all_)
+    FROM wide WHERE metric = 'exact'
+    UNION ALL
+    SELECT m.mi, c.ci, 0, printf('%-20s %-20.3f %-20.3f %-20.3f %-20.3f %-20.3f', w.component,
+                                w.easy, w.medium, w.hard, w.extra, w.all_)
+    FROM wide w JOIN metrics m USING (metric) JOIN components c USING (component)
+    UNION ALL
+    SELECT mi, -1, 1, title FROM metrics WHERE mi > 0
+    UNION ALL
+    SELECT 1, -1, 0, '' -- the blank lines evaluation.py prints before the exact and partial banners
+    UNION ALL
+    SELECT 2, -1, 0, ''
+    UNION ALL
+    SELECT 5, 0, 0, printf('%-20s %d', 'gold parse errors', count(*))
+    FROM temp.spider_eval_examples WHERE hardness IS NULL HAVING count(*) > 0
+)
+SELECT line FROM report ORDER BY mi, ci, sub;
