@@ -21,7 +21,7 @@ struct PostOrder {
 impl PostOrder {
     /// Flattens `tree`; `mirrored` visits children right to left, so that the dynamic programme
     /// decomposes along rightmost instead of leftmost paths (the distance is the same).
-    fn new<T: Tree>(tree: &T, intern: &mut HashMap<String, u32>, mirrored: bool) -> Self {
+    fn new<'a, T: Tree>(tree: &'a T, intern: &mut HashMap<&'a str, u32>, mirrored: bool) -> Self {
         let n = tree.node_count();
         let mut labels = Vec::with_capacity(n);
         let mut leftmost = Vec::with_capacity(n);
@@ -43,9 +43,7 @@ impl PostOrder {
                 let index = labels.len();
                 let leaf = first_leaf.unwrap_or(index);
                 let next_id = intern.len() as u32;
-                let id = *intern
-                    .entry(tree.label(node).to_string())
-                    .or_insert(next_id);
+                let id = *intern.entry(tree.label(node)).or_insert(next_id);
                 labels.push(id);
                 leftmost.push(leaf);
                 stack.pop();
@@ -57,11 +55,13 @@ impl PostOrder {
             }
         }
         // A key root is the highest node having a given leftmost leaf.
-        let mut highest: HashMap<usize, usize> = HashMap::new();
+        // Post-order visits a node after its descendants, so the last node seen with a given
+        // leftmost leaf is the highest one.
+        let mut highest = vec![usize::MAX; leftmost.len()];
         for (i, &l) in leftmost.iter().enumerate() {
-            highest.insert(l, i);
+            highest[l] = i;
         }
-        let mut keyroots: Vec<usize> = highest.into_values().collect();
+        let mut keyroots: Vec<usize> = highest.into_iter().filter(|&i| i != usize::MAX).collect();
         keyroots.sort_unstable();
         Self {
             labels,
@@ -123,7 +123,7 @@ pub fn dp_cells<A: Tree, B: Tree>(a: &A, b: &B) -> u64 {
 
 /// Flattens both trees in the orientation (leftmost or rightmost paths) needing fewer cells.
 /// The distance is the same either way: mirroring both trees maps edit scripts one to one.
-fn best_orientation<A: Tree, B: Tree>(a: &A, b: &B) -> (PostOrder, PostOrder, u64) {
+fn best_orientation<'a, A: Tree, B: Tree>(a: &'a A, b: &'a B) -> (PostOrder, PostOrder, u64) {
     let mut intern = HashMap::new();
     let left = (
         PostOrder::new(a, &mut intern, false),
