@@ -4,7 +4,6 @@ use crate::cache::TextCache;
 use crate::normalize;
 use crate::parse;
 use crate::tree::LabelledTree;
-use sqlparser::ast::Statement;
 use std::sync::{Arc, OnceLock};
 
 /// Longest SQL text sqlsim will look at; longer input is treated as SQL that does not parse.
@@ -14,13 +13,13 @@ pub const MAX_TREE_NODES: usize = 3_000;
 /// Number of prepared queries kept in memory.
 const CACHE_CAPACITY: usize = 8_192;
 
-/// A query prepared for the metrics: its normalized statements and labelled tree, or why it failed.
+/// A query prepared for AST-TE: its labelled tree, or why it failed. The AST itself is dropped
+/// once the tree is built: keeping thousands of sqlparser ASTs in the cache cost more in memory
+/// traffic than re-parsing would save.
 #[derive(Debug)]
 pub struct PreparedQuery {
     /// `None` when the text parsed; otherwise the parser's message (or the limit that was exceeded).
     pub parse_error: Option<String>,
-    /// The normalized statements (empty when parsing failed).
-    pub statements: Vec<Statement>,
     /// The labelled tree of the normalized statements (empty when parsing failed).
     pub tree: LabelledTree,
 }
@@ -29,7 +28,6 @@ impl PreparedQuery {
     fn failed(message: String) -> Self {
         Self {
             parse_error: Some(message),
-            statements: Vec::new(),
             tree: LabelledTree::empty(),
         }
     }
@@ -55,7 +53,6 @@ impl PreparedQuery {
         }
         Self {
             parse_error: None,
-            statements,
             tree,
         }
     }
