@@ -146,6 +146,20 @@ impl Pass for DoubleQuotedStrings {
         "double_quoted_strings"
     }
     fn apply(&self, mut statement: Statement) -> Statement {
+        // Most queries have no double-quoted token in a value position: skip the name census.
+        let candidate = visit_expressions(&statement, |e| {
+            let found = value_slots(e)
+                .into_iter()
+                .any(|slot| slot_ref(e, slot).and_then(dq).is_some());
+            if found {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        });
+        if candidate.is_continue() {
+            return statement;
+        }
         let mut names = Names::default();
         let _ = statement.visit(&mut names);
         // Count value-position occurrences; a double-quoted token seen more often than that also

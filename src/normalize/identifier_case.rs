@@ -33,7 +33,14 @@ impl VisitorMut for Lower {
 /// Lower-cases `ident` and sets its quote style to `None` when it is a plain name, a backtick
 /// otherwise (not `"`, which `double_quoted_strings` would read as a possible string).
 pub(crate) fn canonical_ident(ident: &mut Ident) {
-    ident.value = super::key(&ident.value);
+    // Already-lower-case ASCII is the common case: skip the allocation (same result).
+    if !ident
+        .value
+        .bytes()
+        .all(|b| b.is_ascii() && !b.is_ascii_uppercase())
+    {
+        ident.value = super::key(&ident.value);
+    }
     ident.quote_style = if needs_quotes(&ident.value) {
         Some('`')
     } else {
