@@ -20,3 +20,8 @@ mod ext;
 
 pub use error::{Error, Result};
 pub use metrics::ast_ted;
+
+/// mimalloc for the library's own allocations (parsing allocates many small nodes on every
+/// thread of the host); measured faster than the system allocator in DuckDB (README, "Speed").
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
