@@ -202,40 +202,7 @@ pub struct OpenCatalog {
 
 /// Words that are never names in the open mode (so junk still fails to parse).
 fn reserved(w: &str) -> bool {
-    matches!(
-        w,
-        "select"
-            | "from"
-            | "where"
-            | "group"
-            | "order"
-            | "limit"
-            | "intersect"
-            | "union"
-            | "except"
-            | "join"
-            | "on"
-            | "as"
-            | "by"
-            | "having"
-            | "and"
-            | "or"
-            | "not"
-            | "between"
-            | "in"
-            | "like"
-            | "is"
-            | "exists"
-            | "distinct"
-            | "asc"
-            | "desc"
-            | "max"
-            | "min"
-            | "count"
-            | "sum"
-            | "avg"
-            | "none"
-    )
+    super::keywords::is_keyword(w) || matches!(w, "max" | "min" | "count" | "sum" | "avg" | "none")
 }
 
 fn identifier(w: &str) -> bool {

@@ -15,44 +15,20 @@ pub fn pre_tokenize(sql: &str) -> String {
 }
 
 fn reserved(t: &str) -> bool {
-    matches!(
-        t,
-        "select"
-            | "from"
-            | "where"
-            | "group"
-            | "order"
-            | "limit"
-            | "intersect"
-            | "union"
-            | "except"
-            | "join"
-            | "on"
-            | "as"
-            | "by"
-            | "having"
-            | "and"
-            | "or"
-            | "not"
-            | "between"
-            | "in"
-            | "like"
-            | "is"
-            | "exists"
-            | "distinct"
-            | "asc"
-            | "desc"
-            | "left"
-            | "right"
-            | "inner"
-            | "outer"
-            | "cross"
-            | "full"
-            | "natural"
-            | "using"
-            | "offset"
-            | "null"
-    )
+    super::keywords::is_keyword(t)
+        || matches!(
+            t,
+            "left"
+                | "right"
+                | "inner"
+                | "outer"
+                | "cross"
+                | "full"
+                | "natural"
+                | "using"
+                | "offset"
+                | "null"
+        )
 }
 
 fn ident(t: &str) -> bool {

@@ -19,6 +19,7 @@
 pub mod ast;
 pub mod catalog;
 pub mod hardness;
+mod keywords;
 pub mod lenient;
 pub mod parser;
 pub mod partial;

@@ -7,6 +7,7 @@
 //! text after a complete query is ignored, aliases are collected from every `x as y` in the whole text,
 //! and an alias equal to a table name rejects the query. Nesting deeper than [`MAX_DEPTH`] is rejected.
 
+use super::keywords::is_clause;
 use std::collections::HashMap;
 
 use super::ast::*;
@@ -30,21 +31,6 @@ fn at(toks: &[String], i: usize) -> PResult<&str> {
     toks.get(i)
         .map(String::as_str)
         .ok_or_else(|| "list index out of range".to_string())
-}
-
-fn is_clause(t: &str) -> bool {
-    matches!(
-        t,
-        "select"
-            | "from"
-            | "where"
-            | "group"
-            | "order"
-            | "limit"
-            | "intersect"
-            | "union"
-            | "except"
-    )
 }
 
 fn is_join_kw(t: &str) -> bool {
