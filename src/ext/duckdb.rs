@@ -25,14 +25,13 @@ pub unsafe extern "C" fn sqlsim_init_c_api(
     info: duckdb_extension_info,
     access: *const duckdb_extension_access,
 ) -> bool {
-    let outcome = catch_unwind(AssertUnwindSafe(|| unsafe { initialize(info, access) }));
-    let message = match outcome {
-        Ok(Ok(loaded)) => return loaded,
-        Ok(Err(message)) => message,
-        Err(_) => "sqlsim: initialization panicked".to_string(),
+    let text = match guarded("sqlsim: initialization panicked", || unsafe {
+        initialize(info, access)
+    }) {
+        Ok(loaded) => return loaded,
+        Err(text) => text,
     };
     if let Some(set_error) = unsafe { access.as_ref() }.and_then(|a| a.set_error) {
-        let text = c_string(&message);
         unsafe { set_error(info, text.as_ptr()) };
     }
     false
@@ -71,6 +70,16 @@ fn register_all(connection: duckdb_connection) -> Result<(), String> {
         register_table(connection, f)?;
     }
     Ok(())
+}
+
+/// Runs a callback body with panics caught: its value, or the message to hand DuckDB
+/// (the body's own error, or `panicked` when it panicked).
+fn guarded<T>(panicked: &str, body: impl FnOnce() -> Result<T, String>) -> Result<T, CString> {
+    match catch_unwind(AssertUnwindSafe(body)) {
+        Ok(Ok(value)) => Ok(value),
+        Ok(Err(message)) => Err(c_string(&message)),
+        Err(_) => Err(c_string(panicked)),
+    }
 }
 
 /// A C string for DuckDB; interior NUL bytes (never in our names, possible in messages) become spaces.
@@ -197,17 +206,13 @@ unsafe extern "C" fn scalar_callback(
     input: duckdb_data_chunk,
     output: duckdb_vector,
 ) {
-    let outcome = catch_unwind(AssertUnwindSafe(|| unsafe {
+    let outcome = guarded("sqlsim: a scalar function panicked", || unsafe {
         let f = &*(duckdb_scalar_function_get_extra_info(info) as *const ScalarFunction);
         run_scalar(f, input, output)
-    }));
-    let message = match outcome {
-        Ok(Ok(())) => return,
-        Ok(Err(message)) => message,
-        Err(_) => "sqlsim: a scalar function panicked".to_string(),
-    };
-    let text = c_string(&message);
-    unsafe { duckdb_scalar_function_set_error(info, text.as_ptr()) };
+    });
+    if let Err(text) = outcome {
+        unsafe { duckdb_scalar_function_set_error(info, text.as_ptr()) };
+    }
 }
 
 /// Evaluates one chunk: decode every row (cheap borrows), compute rows in parallel, write back.
@@ -343,14 +348,11 @@ unsafe fn read_parameter(info: duckdb_bind_info, index: usize, param: &Param) ->
 }
 
 unsafe extern "C" fn table_bind(info: duckdb_bind_info) {
-    let outcome = catch_unwind(AssertUnwindSafe(|| unsafe { bind_table(info) }));
-    let message = match outcome {
-        Ok(Ok(())) => return,
-        Ok(Err(message)) => message,
-        Err(_) => "sqlsim: a table function panicked".to_string(),
-    };
-    let text = c_string(&message);
-    unsafe { duckdb_bind_set_error(info, text.as_ptr()) };
+    if let Err(text) = guarded("sqlsim: a table function panicked", || unsafe {
+        bind_table(info)
+    }) {
+        unsafe { duckdb_bind_set_error(info, text.as_ptr()) };
+    }
 }
 
 unsafe fn bind_table(info: duckdb_bind_info) -> Result<(), String> {
@@ -403,22 +405,25 @@ unsafe extern "C" fn table_init(info: duckdb_init_info) {
 }
 
 unsafe extern "C" fn table_scan(info: duckdb_function_info, output: duckdb_data_chunk) {
-    let outcome = catch_unwind(AssertUnwindSafe(|| unsafe {
-        let bound = &*(duckdb_function_get_bind_data(info) as *const BoundTable);
-        let position = &*(duckdb_function_get_init_data(info) as *const AtomicUsize);
-        let start = position.load(Ordering::Relaxed).min(bound.rows.len());
-        let end = (start + duckdb_vector_size() as usize).min(bound.rows.len());
-        for (c, column) in bound.function.columns.iter().enumerate() {
-            let vector = duckdb_data_chunk_get_vector(output, c as idx_t);
-            for (r, row) in bound.rows[start..end].iter().enumerate() {
-                write_value(vector, column.ty, r, row.get(c).unwrap_or(&Output::Null));
+    let outcome = guarded(
+        "sqlsim: a table function panicked while producing rows",
+        || unsafe {
+            let bound = &*(duckdb_function_get_bind_data(info) as *const BoundTable);
+            let position = &*(duckdb_function_get_init_data(info) as *const AtomicUsize);
+            let start = position.load(Ordering::Relaxed).min(bound.rows.len());
+            let end = (start + duckdb_vector_size() as usize).min(bound.rows.len());
+            for (c, column) in bound.function.columns.iter().enumerate() {
+                let vector = duckdb_data_chunk_get_vector(output, c as idx_t);
+                for (r, row) in bound.rows[start..end].iter().enumerate() {
+                    write_value(vector, column.ty, r, row.get(c).unwrap_or(&Output::Null));
+                }
             }
-        }
-        duckdb_data_chunk_set_size(output, (end - start) as idx_t);
-        position.store(end, Ordering::Relaxed);
-    }));
-    if outcome.is_err() {
-        let text = c_string("sqlsim: a table function panicked while producing rows");
+            duckdb_data_chunk_set_size(output, (end - start) as idx_t);
+            position.store(end, Ordering::Relaxed);
+            Ok(())
+        },
+    );
+    if let Err(text) = outcome {
         unsafe { duckdb_function_set_error(info, text.as_ptr()) };
     }
 }
