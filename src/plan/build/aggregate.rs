@@ -1,0 +1,199 @@
+//! GROUP BY and aggregate calls: a pre-projection for computed keys and arguments, the Aggregate
+//! operator, and the rewrite of SELECT/HAVING/ORDER BY expressions onto its outputs.
+
+use super::{BuildResult, Builder};
+use crate::plan::columns::ColumnId;
+use crate::plan::expr::{AggFunc, Expr, Op};
+use crate::plan::node::{AggCall, Aggregate, Plan, Project};
+
+/// An aggregate call found in an expression, before it gets its output column.
+#[derive(Debug, Clone, PartialEq)]
+struct Found {
+    func: AggFunc,
+    distinct: bool,
+    args: Vec<Expr>,
+}
+
+impl Builder<'_> {
+    /// Plans `input` grouped by `group`, and rewrites every expression of `targets` to read the
+    /// Aggregate's outputs: group expressions become key columns, aggregate calls their result
+    /// columns, and a column that is neither (SQLite's "bare column") an `ANY_VALUE` call.
+    pub(super) fn aggregate(
+        &mut self,
+        input: Plan,
+        group: Vec<Expr>,
+        targets: Vec<&mut Expr>,
+    ) -> BuildResult<Plan> {
+        if group.iter().any(Expr::has_aggregate) {
+            return Err("aggregate functions are not allowed in GROUP BY".into());
+        }
+        let available = input.output();
+        let mut group_exprs: Vec<Expr> = Vec::new();
+        for g in group {
+            if !group_exprs.contains(&g) {
+                group_exprs.push(g);
+            }
+        }
+        let mut found: Vec<Found> = Vec::new();
+        let mut bare: Vec<ColumnId> = Vec::new();
+        for t in &targets {
+            collect(t, &group_exprs, &available, &mut found, &mut bare)?;
+        }
+        // Every group key, aggregate argument and bare column must be an input column; compute
+        // the others in a Project below the Aggregate, as Calcite does.
+        let mut pre: Vec<(ColumnId, Expr)> = Vec::new();
+        let mut needs_project = false;
+        let mut column_of = |b: &mut Builder, e: &Expr, pre: &mut Vec<(ColumnId, Expr)>| {
+            if let Some((id, _)) = pre.iter().find(|(_, x)| x == e) {
+                return *id;
+            }
+            let id = match e {
+                Expr::Column(c) => *c,
+                other => {
+                    needs_project = true;
+                    let ty = other.data_type(&b.columns);
+                    let label = other.digest(&b.columns);
+                    let name = format!("$f{}", pre.len());
+                    b.columns.derived(&name, ty, label, false)
+                }
+            };
+            pre.push((id, e.clone()));
+            id
+        };
+        let group_ids: Vec<ColumnId> = group_exprs
+            .iter()
+            .map(|g| column_of(self, g, &mut pre))
+            .collect();
+        let mut call_args: Vec<Vec<ColumnId>> = Vec::new();
+        for f in &found {
+            call_args.push(
+                f.args
+                    .iter()
+                    .map(|a| column_of(self, a, &mut pre))
+                    .collect(),
+            );
+        }
+        for b in &bare {
+            column_of(self, &Expr::Column(*b), &mut pre);
+        }
+        let input = if needs_project {
+            Plan::Project(Project {
+                input: Box::new(input),
+                items: pre,
+            })
+        } else {
+            input
+        };
+        let mut calls = Vec::new();
+        for (f, args) in found.iter().zip(call_args) {
+            let e = Expr::call(Op::Aggregate(f.func.clone(), f.distinct), f.args.clone());
+            let id = self.columns.derived(
+                &format!("$f{}", group_ids.len() + calls.len()),
+                e.data_type(&self.columns),
+                e.digest(&self.columns),
+                f.func == AggFunc::Count,
+            );
+            calls.push(AggCall {
+                id,
+                func: f.func.clone(),
+                distinct: f.distinct,
+                args,
+            });
+        }
+        let mut bare_ids = Vec::new();
+        for &b in &bare {
+            let meta = self.columns.meta(b).clone();
+            let id = self.columns.derived(
+                &meta.name,
+                meta.ty,
+                format!("ANY_VALUE({})", meta.label),
+                false,
+            );
+            calls.push(AggCall {
+                id,
+                func: AggFunc::AnyValue,
+                distinct: false,
+                args: vec![b],
+            });
+            bare_ids.push((b, id));
+        }
+        let found_ids: Vec<(Found, ColumnId)> =
+            found.into_iter().zip(calls.iter().map(|c| c.id)).collect();
+        for t in targets {
+            *t = rewrite(t, &group_exprs, &group_ids, &found_ids, &bare_ids);
+        }
+        Ok(Plan::Aggregate(Aggregate {
+            input: Box::new(input),
+            group: group_ids,
+            calls,
+        }))
+    }
+}
+
+fn collect(
+    e: &Expr,
+    group: &[Expr],
+    available: &[ColumnId],
+    found: &mut Vec<Found>,
+    bare: &mut Vec<ColumnId>,
+) -> BuildResult<()> {
+    if group.contains(e) {
+        return Ok(());
+    }
+    match e {
+        Expr::Call(Op::Aggregate(func, distinct), args) => {
+            let f = Found {
+                func: func.clone(),
+                distinct: *distinct,
+                args: args.clone(),
+            };
+            if !found.contains(&f) {
+                found.push(f);
+            }
+        }
+        Expr::Call(_, args) => {
+            for a in args {
+                collect(a, group, available, found, bare)?;
+            }
+        }
+        Expr::Column(c) => {
+            if available.contains(c) && !bare.contains(c) {
+                bare.push(*c);
+            }
+        }
+        Expr::Literal(_) | Expr::Subquery(_) => {}
+    }
+    Ok(())
+}
+
+fn rewrite(
+    e: &Expr,
+    group: &[Expr],
+    group_ids: &[ColumnId],
+    found: &[(Found, ColumnId)],
+    bare: &[(ColumnId, ColumnId)],
+) -> Expr {
+    if let Some(i) = group.iter().position(|g| g == e) {
+        return Expr::Column(group_ids[i]);
+    }
+    match e {
+        Expr::Call(Op::Aggregate(func, distinct), args) => {
+            let id = found
+                .iter()
+                .find(|(f, _)| f.func == *func && f.distinct == *distinct && f.args == *args)
+                .map(|(_, id)| *id);
+            id.map_or_else(|| e.clone(), Expr::Column)
+        }
+        Expr::Call(op, args) => Expr::Call(
+            op.clone(),
+            args.iter()
+                .map(|a| rewrite(a, group, group_ids, found, bare))
+                .collect(),
+        ),
+        Expr::Column(c) => bare
+            .iter()
+            .find(|(b, _)| b == c)
+            .map_or(Expr::Column(*c), |(_, id)| Expr::Column(*id)),
+        other => other.clone(),
+    }
+}

@@ -1,0 +1,424 @@
+//! AST expressions → plan expressions, resolving names in a scope (select-list aliases last).
+
+use super::{deeper, BuildResult, Builder, Scope};
+use crate::plan::expr::{AggFunc, Expr, Literal, Op, Subquery, SubqueryKind};
+use sqlparser::ast::{
+    self, BinaryOperator, CastKind, DuplicateTreatment, FunctionArg, FunctionArgExpr,
+    FunctionArguments, UnaryOperator, Value,
+};
+
+/// A select-list alias visible to WHERE, GROUP BY, HAVING and ORDER BY (SQLite allows it).
+pub type Alias<'q> = (String, &'q ast::Expr);
+
+/// The last identifier of a column reference, lower case.
+pub fn last_identifier(e: &ast::Expr) -> Option<String> {
+    match e {
+        ast::Expr::Identifier(i) => Some(i.value.to_lowercase()),
+        ast::Expr::CompoundIdentifier(ids) => ids.last().map(|i| i.value.to_lowercase()),
+        ast::Expr::Nested(inner) => last_identifier(inner),
+        _ => None,
+    }
+}
+
+/// A numeric literal: an integer when it fits, otherwise a real.
+pub fn number(text: &str) -> BuildResult<Literal> {
+    if let Ok(i) = text.parse::<i64>() {
+        return Ok(Literal::Integer(i));
+    }
+    text.parse::<f64>()
+        .map(Literal::Real)
+        .map_err(|_| format!("bad number {text}"))
+}
+
+fn binary_op(op: &BinaryOperator) -> Option<Op> {
+    Some(match op {
+        BinaryOperator::Eq => Op::Eq,
+        BinaryOperator::NotEq => Op::NotEq,
+        BinaryOperator::Lt => Op::Lt,
+        BinaryOperator::LtEq => Op::LtEq,
+        BinaryOperator::Gt => Op::Gt,
+        BinaryOperator::GtEq => Op::GtEq,
+        BinaryOperator::And => Op::And,
+        BinaryOperator::Or => Op::Or,
+        BinaryOperator::Plus => Op::Plus,
+        BinaryOperator::Minus => Op::Minus,
+        BinaryOperator::Multiply => Op::Multiply,
+        BinaryOperator::Divide => Op::Divide,
+        BinaryOperator::Modulo => Op::Modulo,
+        BinaryOperator::StringConcat => Op::Concat,
+        _ => return None,
+    })
+}
+
+impl Builder<'_> {
+    /// The plan expression of `e` in `scope`.
+    pub fn expr(
+        &mut self,
+        e: &ast::Expr,
+        scope: &Scope,
+        aliases: &[Alias<'_>],
+    ) -> BuildResult<Expr> {
+        deeper!(self, self.expr_inner(e, scope, aliases))
+    }
+
+    fn exprs(
+        &mut self,
+        items: &[&ast::Expr],
+        scope: &Scope,
+        aliases: &[Alias<'_>],
+    ) -> BuildResult<Vec<Expr>> {
+        items.iter().map(|e| self.expr(e, scope, aliases)).collect()
+    }
+
+    fn expr_inner(
+        &mut self,
+        e: &ast::Expr,
+        scope: &Scope,
+        aliases: &[Alias<'_>],
+    ) -> BuildResult<Expr> {
+        let negate = |negated: bool, e: Expr| if negated { Expr::not(e) } else { e };
+        Ok(match e {
+            ast::Expr::Nested(inner) => self.expr(inner, scope, aliases)?,
+            ast::Expr::Identifier(id) => match scope.resolve(None, &id.value.to_lowercase()) {
+                Some(c) => Expr::Column(c),
+                None => self.unresolved(id, None, scope, aliases)?,
+            },
+            ast::Expr::CompoundIdentifier(ids) => {
+                let n = ids.len();
+                if n < 2 {
+                    return Err("empty identifier".into());
+                }
+                let q = ids[n - 2].value.to_lowercase();
+                let c = ids[n - 1].value.to_lowercase();
+                match scope.resolve(Some(&q), &c) {
+                    Some(id) => Expr::Column(id),
+                    None => self.unresolved(&ids[n - 1], Some(&q), scope, aliases)?,
+                }
+            }
+            ast::Expr::Value(v) => Expr::Literal(match &v.value {
+                Value::Number(n, _) => number(n)?,
+                Value::SingleQuotedString(s) | Value::DoubleQuotedString(s) => {
+                    Literal::Text(s.clone())
+                }
+                Value::Boolean(b) => Literal::Boolean(*b),
+                Value::Null => Literal::Null,
+                other => return Err(format!("unsupported literal {other}")),
+            }),
+            ast::Expr::BinaryOp { left, op, right } => {
+                let op = binary_op(op).ok_or_else(|| format!("unsupported operator {op}"))?;
+                let args = self.exprs(&[left, right], scope, aliases)?;
+                match op {
+                    Op::And => Expr::and(flatten(Op::And, args)),
+                    Op::Or => Expr::or(flatten(Op::Or, args)),
+                    op => Expr::call(op, args),
+                }
+            }
+            ast::Expr::UnaryOp { op, expr } => {
+                let x = self.expr(expr, scope, aliases)?;
+                match op {
+                    UnaryOperator::Not => Expr::not(x),
+                    UnaryOperator::Minus => match x {
+                        Expr::Literal(Literal::Integer(i)) => {
+                            Expr::Literal(Literal::Integer(i.wrapping_neg()))
+                        }
+                        Expr::Literal(Literal::Real(r)) => Expr::Literal(Literal::Real(-r)),
+                        x => Expr::call(Op::Negate, vec![x]),
+                    },
+                    UnaryOperator::Plus => x,
+                    other => return Err(format!("unsupported operator {other}")),
+                }
+            }
+            ast::Expr::IsNull(x) => Expr::call(Op::IsNull, vec![self.expr(x, scope, aliases)?]),
+            ast::Expr::IsNotNull(x) => {
+                Expr::call(Op::IsNotNull, vec![self.expr(x, scope, aliases)?])
+            }
+            ast::Expr::IsDistinctFrom(a, b) => {
+                Expr::call(Op::IsDistinctFrom, self.exprs(&[a, b], scope, aliases)?)
+            }
+            ast::Expr::IsNotDistinctFrom(a, b) => {
+                Expr::call(Op::IsNotDistinctFrom, self.exprs(&[a, b], scope, aliases)?)
+            }
+            ast::Expr::IsTrue(x) | ast::Expr::IsNotFalse(x) => {
+                let x = self.expr(x, scope, aliases)?;
+                let t = if matches!(e, ast::Expr::IsTrue(_)) {
+                    Expr::TRUE
+                } else {
+                    Expr::FALSE
+                };
+                negate(
+                    matches!(e, ast::Expr::IsNotFalse(_)),
+                    Expr::call(Op::IsNotDistinctFrom, vec![x, t]),
+                )
+            }
+            ast::Expr::IsFalse(x) | ast::Expr::IsNotTrue(x) => {
+                let x = self.expr(x, scope, aliases)?;
+                let t = if matches!(e, ast::Expr::IsFalse(_)) {
+                    Expr::FALSE
+                } else {
+                    Expr::TRUE
+                };
+                negate(
+                    matches!(e, ast::Expr::IsNotTrue(_)),
+                    Expr::call(Op::IsNotDistinctFrom, vec![x, t]),
+                )
+            }
+            ast::Expr::Between {
+                expr,
+                negated,
+                low,
+                high,
+            } => negate(
+                *negated,
+                Expr::call(Op::Between, self.exprs(&[expr, low, high], scope, aliases)?),
+            ),
+            ast::Expr::InList {
+                expr,
+                list,
+                negated,
+            } => {
+                let mut args = vec![self.expr(expr, scope, aliases)?];
+                for item in list {
+                    args.push(self.expr(item, scope, aliases)?);
+                }
+                negate(*negated, Expr::call(Op::InList, args))
+            }
+            ast::Expr::Like {
+                negated,
+                expr,
+                pattern,
+                escape_char,
+                any: false,
+            }
+            | ast::Expr::ILike {
+                negated,
+                expr,
+                pattern,
+                escape_char,
+                any: false,
+            } => {
+                let mut args = self.exprs(&[expr, pattern], scope, aliases)?;
+                if let Some(esc) = escape_char {
+                    args.push(self.expr(esc, scope, aliases)?);
+                }
+                negate(*negated, Expr::call(Op::Like, args))
+            }
+            ast::Expr::Case {
+                operand,
+                conditions,
+                else_result,
+                ..
+            } => {
+                let operand = match operand {
+                    Some(o) => Some(self.expr(o, scope, aliases)?),
+                    None => None,
+                };
+                let mut args = Vec::new();
+                for w in conditions {
+                    let cond = self.expr(&w.condition, scope, aliases)?;
+                    args.push(match &operand {
+                        Some(o) => Expr::call(Op::Eq, vec![o.clone(), cond]),
+                        None => cond,
+                    });
+                    args.push(self.expr(&w.result, scope, aliases)?);
+                }
+                args.push(match else_result {
+                    Some(x) => self.expr(x, scope, aliases)?,
+                    None => Expr::Literal(Literal::Null),
+                });
+                Expr::call(Op::Case, args)
+            }
+            ast::Expr::Cast {
+                kind,
+                expr,
+                data_type,
+                ..
+            } => {
+                if !matches!(kind, CastKind::Cast | CastKind::DoubleColon) {
+                    return Err(format!("unsupported cast {kind:?}"));
+                }
+                let x = self.expr(expr, scope, aliases)?;
+                Expr::call(Op::Cast(data_type.to_string().to_lowercase()), vec![x])
+            }
+            ast::Expr::Substring {
+                expr,
+                substring_from,
+                substring_for,
+                ..
+            } => {
+                let mut args = vec![self.expr(expr, scope, aliases)?];
+                for x in [substring_from, substring_for].into_iter().flatten() {
+                    args.push(self.expr(x, scope, aliases)?);
+                }
+                Expr::call(Op::Function("substr".into()), args)
+            }
+            ast::Expr::Collate { expr, collation } => {
+                let x = self.expr(expr, scope, aliases)?;
+                let name = collation.to_string().to_lowercase();
+                Expr::call(Op::Function(format!("collate_{name}")), vec![x])
+            }
+            ast::Expr::Function(f) => self.function(f, scope, aliases)?,
+            ast::Expr::Exists { subquery, negated } => {
+                let plan = self.query(subquery, Some(scope))?;
+                negate(
+                    *negated,
+                    Expr::Subquery(Box::new(Subquery {
+                        kind: SubqueryKind::Exists,
+                        operand: None,
+                        plan,
+                    })),
+                )
+            }
+            ast::Expr::InSubquery {
+                expr,
+                subquery,
+                negated,
+            } => {
+                let operand = self.expr(expr, scope, aliases)?;
+                let plan = self.query(subquery, Some(scope))?;
+                if plan.output().len() != 1 {
+                    return Err("IN subquery must return one column".into());
+                }
+                negate(
+                    *negated,
+                    Expr::Subquery(Box::new(Subquery {
+                        kind: SubqueryKind::In,
+                        operand: Some(operand),
+                        plan,
+                    })),
+                )
+            }
+            ast::Expr::Subquery(q) => {
+                let plan = self.query(q, Some(scope))?;
+                if plan.output().len() != 1 {
+                    return Err("scalar subquery must return one column".into());
+                }
+                Expr::Subquery(Box::new(Subquery {
+                    kind: SubqueryKind::Scalar,
+                    operand: None,
+                    plan,
+                }))
+            }
+            other => {
+                let text: String = other.to_string().chars().take(40).collect();
+                return Err(format!("unsupported expression: {text}"));
+            }
+        })
+    }
+
+    /// A name that no relation defines: a select-list alias, a double-quoted string literal
+    /// (SQLite's fallback), or an error.
+    fn unresolved(
+        &mut self,
+        id: &ast::Ident,
+        qualifier: Option<&str>,
+        scope: &Scope,
+        aliases: &[Alias<'_>],
+    ) -> BuildResult<Expr> {
+        let name = id.value.to_lowercase();
+        if qualifier.is_none() {
+            if let Some(pos) = aliases.iter().position(|(a, _)| *a == name) {
+                // The alias's own expression, without the aliases from it onwards (no cycles).
+                let target = aliases[pos].1;
+                return self.expr(target, scope, &aliases[..pos]);
+            }
+            if id.quote_style == Some('"') {
+                return Ok(Expr::Literal(Literal::Text(id.value.clone())));
+            }
+        }
+        Err(match qualifier {
+            Some(q) => format!("no such column: {q}.{}", id.value),
+            None => format!("no such column: {}", id.value),
+        })
+    }
+
+    fn function(
+        &mut self,
+        f: &ast::Function,
+        scope: &Scope,
+        aliases: &[Alias<'_>],
+    ) -> BuildResult<Expr> {
+        let name = super::from::object_name_last(&f.name);
+        if f.over.is_some() {
+            return Err(format!("window function {name}() is not supported"));
+        }
+        if f.filter.is_some() || !f.within_group.is_empty() {
+            return Err(format!(
+                "{name}() with FILTER/WITHIN GROUP is not supported"
+            ));
+        }
+        let (distinct, raw_args, star) = match &f.args {
+            FunctionArguments::None => (false, vec![], false),
+            FunctionArguments::Subquery(_) => {
+                return Err(format!("{name}() over a subquery is not supported"))
+            }
+            FunctionArguments::List(list) => {
+                let distinct = list.duplicate_treatment == Some(DuplicateTreatment::Distinct);
+                let mut args = Vec::new();
+                let mut star = false;
+                for a in &list.args {
+                    let a = match a {
+                        FunctionArg::Unnamed(a) => a,
+                        FunctionArg::Named { arg, .. } | FunctionArg::ExprNamed { arg, .. } => arg,
+                    };
+                    match a {
+                        FunctionArgExpr::Expr(e) => args.push(e),
+                        _ => star = true,
+                    }
+                }
+                (distinct, args, star)
+            }
+        };
+        let mut args = Vec::new();
+        for a in &raw_args {
+            args.push(self.expr(a, scope, aliases)?);
+        }
+        // min/max with several arguments are SQLite's scalar functions.
+        let aggregate = AggFunc::from_name(&name)
+            .filter(|_| !(matches!(name.as_str(), "min" | "max") && args.len() > 1));
+        match aggregate {
+            Some(func) => {
+                if star && func != AggFunc::Count {
+                    return Err(format!("{name}(*) is not valid"));
+                }
+                if args.iter().any(Expr::has_aggregate) {
+                    return Err(format!("aggregate inside {name}()"));
+                }
+                if func == AggFunc::Count && star {
+                    args.clear();
+                }
+                Ok(Expr::call(Op::Aggregate(func, distinct), args))
+            }
+            None => {
+                if star {
+                    return Err(format!("{name}(*) is not valid"));
+                }
+                let op = match name.as_str() {
+                    "substring" => Op::Function("substr".into()),
+                    "ifnull" => Op::Function("coalesce".into()),
+                    "iif" if args.len() == 3 => {
+                        let mut it = args.into_iter();
+                        let (c, t, e) = (it.next(), it.next(), it.next());
+                        return Ok(Expr::call(
+                            Op::Case,
+                            vec![c, t, e].into_iter().flatten().collect(),
+                        ));
+                    }
+                    _ => Op::Function(name),
+                };
+                Ok(Expr::call(op, args))
+            }
+        }
+    }
+}
+
+/// Flattens nested calls of `op` among `args` (AND and OR chains become n-ary).
+pub fn flatten(op: Op, args: Vec<Expr>) -> Vec<Expr> {
+    let mut out = Vec::new();
+    for a in args {
+        match a {
+            Expr::Call(o, inner) if o == op => out.extend(flatten(op.clone(), inner)),
+            other => out.push(other),
+        }
+    }
+    out
+}

@@ -1,0 +1,345 @@
+//! Parsed AST → plan: name resolution, `*` expansion, aggregation, ordering and set operations,
+//! following the order of SQL's logical evaluation (FROM, WHERE, GROUP BY, HAVING, SELECT,
+//! DISTINCT, ORDER BY, LIMIT), as Calcite's SqlToRelConverter does.
+
+mod aggregate;
+mod expr;
+mod from;
+mod scope;
+mod select;
+
+pub use expr::flatten as flatten_public;
+pub use scope::{Relation, Scope};
+
+use super::columns::{ColumnId, Columns};
+use super::expr::{Expr, Literal};
+use super::node::{Plan, SetKind, SetOp, Sort, SortKey, Values};
+use crate::schema::Schema;
+use sqlparser::ast::{
+    LimitClause, OrderByExpr, OrderByKind, Query, SetExpr, SetOperator, SetQuantifier, Statement,
+};
+
+/// Deepest nesting of queries and expressions the builder follows.
+pub const MAX_BUILD_DEPTH: usize = 200;
+/// Largest number of columns one plan may define (bounds `*` over wide self-joins).
+pub const MAX_PLAN_COLUMNS: usize = 20_000;
+
+/// Why a query could not be planned.
+pub type BuildError = String;
+pub type BuildResult<T> = Result<T, BuildError>;
+
+/// Builds plans against one schema, owning the column arena.
+pub struct Builder<'a> {
+    pub schema: &'a Schema,
+    pub columns: Columns,
+    /// Common table expressions in scope, innermost last: (lower-case name, definition).
+    ctes: Vec<(String, Query)>,
+    depth: usize,
+}
+
+/// Runs `f` one nesting level deeper, failing past [`MAX_BUILD_DEPTH`].
+macro_rules! deeper {
+    ($b:expr, $body:expr) => {{
+        $b.depth += 1;
+        if $b.depth > $crate::plan::build::MAX_BUILD_DEPTH {
+            $b.depth -= 1;
+            return Err("query nests too deeply to plan".to_string());
+        }
+        let r = $body;
+        $b.depth -= 1;
+        r
+    }};
+}
+pub(crate) use deeper;
+
+impl<'a> Builder<'a> {
+    /// A builder resolving table names against `schema`.
+    pub fn new(schema: &'a Schema) -> Self {
+        Builder {
+            schema,
+            columns: Columns::default(),
+            ctes: Vec::new(),
+            depth: 0,
+        }
+    }
+
+    /// The plan of one statement (only queries can be planned).
+    pub fn statement(&mut self, statement: &Statement) -> BuildResult<Plan> {
+        match statement {
+            Statement::Query(q) => self.query(q, None),
+            other => {
+                let text = other.to_string();
+                let kind = text.split_whitespace().next().unwrap_or("statement");
+                Err(format!("only queries can be planned, not {kind}"))
+            }
+        }
+    }
+
+    /// Checks the column budget.
+    fn check_columns(&self) -> BuildResult<()> {
+        if self.columns.len() > MAX_PLAN_COLUMNS {
+            Err(format!(
+                "query defines more than {MAX_PLAN_COLUMNS} columns"
+            ))
+        } else {
+            Ok(())
+        }
+    }
+
+    /// The plan of a query (WITH, body, ORDER BY, LIMIT), nested in `outer` when correlated.
+    pub fn query(&mut self, q: &Query, outer: Option<&Scope>) -> BuildResult<Plan> {
+        deeper!(self, {
+            let pushed = self.push_ctes(q)?;
+            let result = self.query_body(q, outer);
+            self.ctes.truncate(self.ctes.len() - pushed);
+            result
+        })
+    }
+
+    fn push_ctes(&mut self, q: &Query) -> BuildResult<usize> {
+        let Some(with) = &q.with else { return Ok(0) };
+        if with.recursive {
+            return Err("recursive common table expressions are not supported".into());
+        }
+        for cte in &with.cte_tables {
+            let mut body = (*cte.query).clone();
+            if !cte.alias.columns.is_empty() {
+                // Column renames become aliases of the CTE's output (applied when referenced).
+                body = rename_outputs(body, &cte.alias.columns)?;
+            }
+            self.ctes.push((cte.alias.name.value.to_lowercase(), body));
+        }
+        Ok(with.cte_tables.len())
+    }
+
+    /// The definition of the CTE called `name`, innermost first.
+    fn cte(&self, name: &str) -> Option<Query> {
+        self.ctes
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .map(|(_, q)| q.clone())
+    }
+
+    fn query_body(&mut self, q: &Query, outer: Option<&Scope>) -> BuildResult<Plan> {
+        let (limit, offset) = limit_offset(q)?;
+        let order: Vec<OrderByExpr> = match q.order_by.as_ref().map(|o| &o.kind) {
+            Some(OrderByKind::Expressions(items)) => items.clone(),
+            Some(OrderByKind::All(_)) => return Err("ORDER BY ALL is not supported".into()),
+            None => Vec::new(),
+        };
+        if q.fetch.is_some() {
+            return Err("FETCH is not supported".into());
+        }
+        match &*q.body {
+            SetExpr::Select(s) => self.select(s, &order, limit, offset, outer),
+            SetExpr::Query(inner) if order.is_empty() && limit.is_none() && offset.is_none() => {
+                self.query(inner, outer)
+            }
+            body => {
+                let plan = self.set_expr(body, outer)?;
+                self.order_outputs(plan, &order, limit, offset)
+            }
+        }
+    }
+
+    /// A set-expression (UNION, a parenthesized query, VALUES) without its own ORDER BY.
+    fn set_expr(&mut self, body: &SetExpr, outer: Option<&Scope>) -> BuildResult<Plan> {
+        deeper!(self, {
+            match body {
+                SetExpr::Select(s) => self.select(s, &[], None, None, outer),
+                SetExpr::Query(q) => self.query(q, outer),
+                SetExpr::SetOperation {
+                    op,
+                    set_quantifier,
+                    left,
+                    right,
+                } => {
+                    let kind = match op {
+                        SetOperator::Union => SetKind::Union,
+                        SetOperator::Intersect => SetKind::Intersect,
+                        SetOperator::Except | SetOperator::Minus => SetKind::Except,
+                    };
+                    let all = matches!(set_quantifier, SetQuantifier::All);
+                    if !matches!(
+                        set_quantifier,
+                        SetQuantifier::All | SetQuantifier::Distinct | SetQuantifier::None
+                    ) {
+                        return Err(format!("{set_quantifier} set operations are not supported"));
+                    }
+                    let l = self.set_expr(left, outer)?;
+                    let r = self.set_expr(right, outer)?;
+                    self.set_op(kind, all, l, r)
+                }
+                SetExpr::Values(v) => self.values(v, outer),
+                other => Err(format!(
+                    "unsupported query body: {}",
+                    other.to_string().chars().take(40).collect::<String>()
+                )),
+            }
+        })
+    }
+
+    fn set_op(&mut self, kind: SetKind, all: bool, l: Plan, r: Plan) -> BuildResult<Plan> {
+        let (lo, ro) = (l.output(), r.output());
+        if lo.len() != ro.len() {
+            return Err(format!(
+                "{} inputs have {} and {} columns",
+                kind.name().to_uppercase(),
+                lo.len(),
+                ro.len()
+            ));
+        }
+        let columns = lo
+            .iter()
+            .zip(&ro)
+            .map(|(a, b)| {
+                let (ma, mb) = (self.columns.meta(*a).clone(), self.columns.meta(*b).clone());
+                let label = format!("{}({},{})", kind.name(), ma.label, mb.label);
+                self.columns
+                    .derived(&ma.name, ma.ty, label, ma.not_null && mb.not_null)
+            })
+            .collect();
+        // Unions of the same kind flatten into one n-ary operator, as Calcite's plans show.
+        let mut inputs = Vec::new();
+        for side in [l, r] {
+            match side {
+                Plan::SetOp(s) if kind == SetKind::Union && s.kind == kind && s.all == all => {
+                    // Set operations match columns by position, so the inner inputs feed the
+                    // new columns directly.
+                    inputs.extend(s.inputs);
+                }
+                other => inputs.push(other),
+            }
+        }
+        Ok(Plan::SetOp(SetOp {
+            kind,
+            all,
+            inputs,
+            columns,
+        }))
+    }
+
+    fn values(&mut self, v: &sqlparser::ast::Values, outer: Option<&Scope>) -> BuildResult<Plan> {
+        let scope = Scope::nested(outer);
+        let mut rows = Vec::new();
+        for row in &v.rows {
+            let mut out = Vec::new();
+            for e in &row.content {
+                out.push(self.expr(e, &scope, &[])?);
+            }
+            rows.push(out);
+        }
+        let width = rows.first().map_or(0, Vec::len);
+        if rows.iter().any(|r| r.len() != width) {
+            return Err("VALUES rows have different lengths".into());
+        }
+        let columns = (0..width)
+            .map(|i| {
+                let ty = rows[0][i].data_type(&self.columns);
+                self.columns
+                    .derived(&format!("EXPR${i}"), ty, format!("values{i}"), false)
+            })
+            .collect();
+        Ok(Plan::Values(Values { columns, rows }))
+    }
+
+    /// ORDER BY / LIMIT over the outputs of a set operation (keys by output name or position).
+    fn order_outputs(
+        &mut self,
+        plan: Plan,
+        order: &[OrderByExpr],
+        limit: Option<Expr>,
+        offset: Option<Expr>,
+    ) -> BuildResult<Plan> {
+        if order.is_empty() && limit.is_none() && offset.is_none() {
+            return Ok(plan);
+        }
+        let output = plan.output();
+        let mut keys = Vec::new();
+        for item in order {
+            let column = match &item.expr {
+                sqlparser::ast::Expr::Value(v) => match &v.value {
+                    sqlparser::ast::Value::Number(n, _) => {
+                        let k: usize = n.parse().map_err(|_| format!("bad ORDER BY term {n}"))?;
+                        *output
+                            .get(k.wrapping_sub(1))
+                            .ok_or_else(|| format!("ORDER BY term {k} out of range"))?
+                    }
+                    _ => return Err("ORDER BY a constant is not supported here".into()),
+                },
+                e => {
+                    let name = expr::last_identifier(e)
+                        .ok_or("ORDER BY of a compound query must name an output column")?;
+                    *output
+                        .iter()
+                        .find(|c| self.columns.name(**c).eq_ignore_ascii_case(&name))
+                        .ok_or_else(|| format!("ORDER BY term {name} is not an output column"))?
+                }
+            };
+            keys.push(sort_key(column, item));
+        }
+        Ok(Plan::Sort(Sort {
+            input: Box::new(plan),
+            keys,
+            offset,
+            fetch: limit,
+        }))
+    }
+}
+
+/// An ORDER BY item's direction and NULL order (SQLite: NULLs sort first ascending).
+fn sort_key(column: ColumnId, item: &OrderByExpr) -> SortKey {
+    let descending = matches!(item.options.sort, Some(sqlparser::ast::OrderBySort::Desc));
+    SortKey {
+        column,
+        descending,
+        nulls_first: item.options.nulls_first.unwrap_or(!descending),
+    }
+}
+
+/// LIMIT and OFFSET as literal expressions.
+fn limit_offset(q: &Query) -> BuildResult<(Option<Expr>, Option<Expr>)> {
+    let constant = |e: &sqlparser::ast::Expr| -> BuildResult<Expr> {
+        match e {
+            sqlparser::ast::Expr::Value(v) => match &v.value {
+                sqlparser::ast::Value::Number(n, _) => n
+                    .parse::<i64>()
+                    .map(|i| Expr::Literal(Literal::Integer(i)))
+                    .map_err(|_| format!("LIMIT/OFFSET {n} is not an integer")),
+                _ => Err("LIMIT/OFFSET must be an integer".into()),
+            },
+            _ => Err("LIMIT/OFFSET expressions are not supported".into()),
+        }
+    };
+    match &q.limit_clause {
+        None => Ok((None, None)),
+        Some(LimitClause::LimitOffset { limit, offset, .. }) => Ok((
+            limit.as_ref().map(constant).transpose()?,
+            offset.as_ref().map(|o| constant(&o.value)).transpose()?,
+        )),
+        Some(LimitClause::OffsetCommaLimit { offset, limit }) => {
+            Ok((Some(constant(limit)?), Some(constant(offset)?)))
+        }
+    }
+}
+
+/// Wraps a CTE body so its outputs carry the names of `WITH name(a, b) AS (...)`.
+fn rename_outputs(
+    body: Query,
+    names: &[sqlparser::ast::TableAliasColumnDef],
+) -> BuildResult<Query> {
+    let sql = format!(
+        "SELECT * FROM ({body}) AS __cte({})",
+        names
+            .iter()
+            .map(|c| format!("\"{}\"", c.name.value.replace('"', "\"\"")))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let parsed = crate::parse::parse_sql(&sql).map_err(|e| e.to_string())?;
+    match parsed.into_iter().next() {
+        Some(Statement::Query(q)) => Ok(*q),
+        _ => Err("could not rename CTE columns".into()),
+    }
+}

@@ -1,0 +1,312 @@
+//! One SELECT block: FROM, WHERE, GROUP BY/aggregates, HAVING, the select list, DISTINCT,
+//! ORDER BY and LIMIT, in that order.
+
+use super::expr::{last_identifier, Alias};
+use super::{sort_key, BuildResult, Builder, Scope};
+use crate::plan::columns::ColumnId;
+use crate::plan::expr::{Expr, Literal};
+use crate::plan::node::{Aggregate, Filter, Plan, Project, Sort, SortKey};
+use sqlparser::ast::{
+    self, Distinct, GroupByExpr, OrderByExpr, Select, SelectItem, SelectItemQualifiedWildcardKind,
+};
+
+/// One output column of the select list.
+struct Item {
+    name: String,
+    expr: Expr,
+    /// True when the item has an explicit alias (a renamed column gets its own id).
+    aliased: bool,
+}
+
+/// Where an ORDER BY key comes from.
+enum OrderTerm {
+    /// The i-th select item.
+    Output(usize),
+    /// An expression not in the select list (sorted on a hidden column, then projected away).
+    Extra(Expr),
+}
+
+impl Builder<'_> {
+    pub(super) fn select(
+        &mut self,
+        s: &Select,
+        order: &[OrderByExpr],
+        limit: Option<Expr>,
+        offset: Option<Expr>,
+        outer: Option<&Scope>,
+    ) -> BuildResult<Plan> {
+        let distinct = match &s.distinct {
+            None | Some(Distinct::All) => false,
+            Some(Distinct::Distinct) => true,
+            Some(Distinct::On(_)) => return Err("DISTINCT ON is not supported".into()),
+        };
+        if s.top.is_some() || s.into.is_some() || s.qualify.is_some() {
+            return Err("TOP, INTO and QUALIFY are not supported".into());
+        }
+        let mut scope = Scope::nested(outer);
+        let mut plan = self.from_clause(&s.from, &mut scope)?;
+        let aliases: Vec<Alias> = s
+            .projection
+            .iter()
+            .filter_map(|i| match i {
+                SelectItem::ExprWithAlias { expr, alias } => {
+                    Some((alias.value.to_lowercase(), expr))
+                }
+                _ => None,
+            })
+            .collect();
+        if let Some(w) = &s.selection {
+            let condition = self.expr(w, &scope, &aliases)?;
+            if condition.has_aggregate() {
+                return Err("aggregate functions are not allowed in WHERE".into());
+            }
+            plan = Plan::Filter(Filter {
+                input: Box::new(plan),
+                condition,
+            });
+        }
+        let mut items = self.select_items(s, &scope, &aliases)?;
+        let group: Vec<Expr> = match &s.group_by {
+            GroupByExpr::Expressions(exprs, modifiers) => {
+                if !modifiers.is_empty() {
+                    return Err("GROUP BY modifiers are not supported".into());
+                }
+                let mut out = Vec::new();
+                for e in exprs {
+                    out.push(match ordinal(e) {
+                        Some(k) => items
+                            .get(k.wrapping_sub(1))
+                            .map(|i| i.expr.clone())
+                            .ok_or_else(|| format!("GROUP BY term {k} out of range"))?,
+                        None => self.expr(e, &scope, &aliases)?,
+                    });
+                }
+                out
+            }
+            GroupByExpr::All(_) => return Err("GROUP BY ALL is not supported".into()),
+        };
+        let mut having = match &s.having {
+            Some(h) => Some(self.expr(h, &scope, &aliases)?),
+            None => None,
+        };
+        let mut terms = Vec::new();
+        for o in order {
+            terms.push((self.order_term(&o.expr, &items, &scope, &aliases)?, o));
+        }
+        let aggregating = !group.is_empty()
+            || having.is_some()
+            || items.iter().any(|i| i.expr.has_aggregate())
+            || terms
+                .iter()
+                .any(|(t, _)| matches!(t, OrderTerm::Extra(e) if e.has_aggregate()));
+        if aggregating {
+            let mut targets: Vec<&mut Expr> = items.iter_mut().map(|i| &mut i.expr).collect();
+            targets.extend(having.iter_mut());
+            for (t, _) in terms.iter_mut() {
+                if let OrderTerm::Extra(e) = t {
+                    targets.push(e);
+                }
+            }
+            plan = self.aggregate(plan, group, targets)?;
+        }
+        if let Some(h) = having {
+            plan = Plan::Filter(Filter {
+                input: Box::new(plan),
+                condition: h,
+            });
+        }
+        let mut project: Vec<(ColumnId, Expr)> = Vec::new();
+        for item in &items {
+            let id = match (&item.expr, item.aliased) {
+                (Expr::Column(c), false) => *c,
+                (e, _) => {
+                    let ty = e.data_type(&self.columns);
+                    let label = e.digest(&self.columns);
+                    let not_null = matches!(e, Expr::Column(c) if self.columns.meta(*c).not_null);
+                    self.columns.derived(&item.name, ty, label, not_null)
+                }
+            };
+            project.push((id, item.expr.clone()));
+        }
+        let visible = project.len();
+        let mut keys = Vec::new();
+        for (term, o) in terms {
+            let column = match term {
+                OrderTerm::Output(i) => project[i].0,
+                OrderTerm::Extra(e) => match e {
+                    Expr::Column(c) => {
+                        if !project.iter().any(|(id, _)| *id == c) {
+                            project.push((c, e));
+                        }
+                        c
+                    }
+                    e => {
+                        let ty = e.data_type(&self.columns);
+                        let label = e.digest(&self.columns);
+                        let name = format!("EXPR${}", project.len());
+                        let id = self.columns.derived(&name, ty, label, false);
+                        project.push((id, e));
+                        id
+                    }
+                },
+            };
+            keys.push(sort_key(column, o));
+        }
+        let hidden = project.len() > visible;
+        let visible_items: Vec<(ColumnId, Expr)> = project[..visible]
+            .iter()
+            .map(|(id, _)| (*id, Expr::Column(*id)))
+            .collect();
+        plan = Plan::Project(Project {
+            input: Box::new(plan),
+            items: project,
+        });
+        if distinct {
+            plan = Plan::Aggregate(Aggregate {
+                group: plan.output(),
+                input: Box::new(plan),
+                calls: vec![],
+            });
+        }
+        if !keys.is_empty() || limit.is_some() || offset.is_some() {
+            plan = sorted(plan, keys, limit, offset);
+        }
+        if hidden {
+            plan = Plan::Project(Project {
+                input: Box::new(plan),
+                items: visible_items,
+            });
+        }
+        Ok(plan)
+    }
+
+    fn select_items(
+        &mut self,
+        s: &Select,
+        scope: &Scope,
+        aliases: &[Alias<'_>],
+    ) -> BuildResult<Vec<Item>> {
+        let mut items = Vec::new();
+        for (i, item) in s.projection.iter().enumerate() {
+            match item {
+                SelectItem::UnnamedExpr(e) => {
+                    let expr = self.expr(e, scope, aliases)?;
+                    let name = match (e, &expr) {
+                        (ast::Expr::Identifier(_) | ast::Expr::CompoundIdentifier(_), _) => {
+                            last_identifier(e).unwrap_or_default()
+                        }
+                        _ => format!("EXPR${i}"),
+                    };
+                    items.push(Item {
+                        name,
+                        expr,
+                        aliased: false,
+                    });
+                }
+                SelectItem::ExprWithAlias { expr, alias } => {
+                    let position = aliases
+                        .iter()
+                        .position(|(a, _)| *a == alias.value.to_lowercase())
+                        .unwrap_or(aliases.len());
+                    items.push(Item {
+                        name: alias.value.clone(),
+                        expr: self.expr(expr, scope, &aliases[..position])?,
+                        aliased: true,
+                    });
+                }
+                SelectItem::ExprWithAliases { .. } => {
+                    return Err("multiple aliases for one expression are not supported".into())
+                }
+                SelectItem::Wildcard(_) => {
+                    for (_, id) in scope.star() {
+                        items.push(self.column_item(id));
+                    }
+                }
+                SelectItem::QualifiedWildcard(kind, _) => {
+                    let name = match kind {
+                        SelectItemQualifiedWildcardKind::ObjectName(n) => {
+                            super::from::object_name_last(n)
+                        }
+                        SelectItemQualifiedWildcardKind::Expr(_) => {
+                            return Err("unsupported qualified wildcard".into())
+                        }
+                    };
+                    let cols = scope
+                        .qualified_star(&name)
+                        .ok_or_else(|| format!("no such table: {name}"))?;
+                    for (_, id) in cols {
+                        items.push(self.column_item(id));
+                    }
+                }
+            }
+        }
+        if items.is_empty() {
+            return Err("the select list is empty".into());
+        }
+        Ok(items)
+    }
+
+    fn column_item(&self, id: ColumnId) -> Item {
+        Item {
+            name: self.columns.name(id).to_string(),
+            expr: Expr::Column(id),
+            aliased: false,
+        }
+    }
+
+    /// An ORDER BY term: an output position, an output alias (SQLite looks at aliases
+    /// first), an expression equal to a select item, or another expression.
+    fn order_term(
+        &mut self,
+        e: &ast::Expr,
+        items: &[Item],
+        scope: &Scope,
+        aliases: &[Alias<'_>],
+    ) -> BuildResult<OrderTerm> {
+        if let Some(k) = ordinal(e) {
+            return if k >= 1 && k <= items.len() {
+                Ok(OrderTerm::Output(k - 1))
+            } else {
+                Err(format!("ORDER BY term {k} out of range"))
+            };
+        }
+        if let ast::Expr::Identifier(id) = e {
+            let name = id.value.to_lowercase();
+            if let Some(i) = items
+                .iter()
+                .position(|it| it.aliased && it.name.to_lowercase() == name)
+            {
+                return Ok(OrderTerm::Output(i));
+            }
+        }
+        let x = self.expr(e, scope, aliases)?;
+        if let Expr::Literal(_) = x {
+            return Err("ORDER BY a constant is not supported".into());
+        }
+        Ok(match items.iter().position(|it| it.expr == x) {
+            Some(i) => OrderTerm::Output(i),
+            None => OrderTerm::Extra(x),
+        })
+    }
+}
+
+/// A positive integer literal (a select-list position in GROUP BY / ORDER BY).
+fn ordinal(e: &ast::Expr) -> Option<usize> {
+    match e {
+        ast::Expr::Value(v) => match &v.value {
+            ast::Value::Number(n, _) => n.parse().ok(),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+fn sorted(plan: Plan, keys: Vec<SortKey>, fetch: Option<Expr>, offset: Option<Expr>) -> Plan {
+    let offset = offset.filter(|o| *o != Expr::Literal(Literal::Integer(0)));
+    Plan::Sort(Sort {
+        input: Box::new(plan),
+        keys,
+        offset,
+        fetch,
+    })
+}

@@ -1,0 +1,262 @@
+//! Subquery decorrelation. In a Filter's top-level conjuncts: `EXISTS` becomes a semi join and
+//! `NOT EXISTS` an anti join on the subquery's correlation predicates; `x IN (SELECT y ...)` a
+//! semi join on `x = y`; `x NOT IN (SELECT y ...)` an anti join on
+//! `x = y OR x IS NULL OR y IS NULL` (the NULL terms dropped where a column cannot be NULL), which
+//! is exactly NOT IN's three-valued meaning. An uncorrelated scalar subquery that always returns
+//! one row (an aggregate without GROUP BY) becomes a join with that row, in Filters and Projects.
+//! Anything else (subqueries under OR, correlation below an aggregate or a LIMIT, scalar
+//! subqueries that may return no row or several) is left as it is.
+
+use super::{bottom_up, Rule, RuleContext};
+use crate::plan::columns::{ColumnId, Columns};
+use crate::plan::expr::{Expr, Op, Subquery, SubqueryKind};
+use crate::plan::node::{Join, JoinKind, Plan, Project};
+use crate::plan::rules::push_filters::filter;
+
+pub struct Decorrelate;
+
+impl Rule for Decorrelate {
+    fn name(&self) -> &'static str {
+        "decorrelate"
+    }
+
+    fn apply(&self, plan: Plan, cx: &mut RuleContext) -> Plan {
+        let columns: &Columns = cx.columns;
+        bottom_up(plan, &mut |node| match node {
+            Plan::Filter(f) => decorrelate_filter(*f.input, f.condition, columns),
+            Plan::Project(p) => decorrelate_project(p),
+            other => other,
+        })
+    }
+}
+
+fn decorrelate_filter(input: Plan, condition: Expr, columns: &Columns) -> Plan {
+    let output = input.output();
+    let mut plan = input;
+    let mut stay = Vec::new();
+    for term in condition.conjuncts() {
+        let (sub, negated) = match term {
+            Expr::Subquery(s) if s.kind != SubqueryKind::Scalar => (s, false),
+            Expr::Call(Op::Not, mut args)
+                if args.len() == 1
+                    && matches!(&args[0], Expr::Subquery(s) if s.kind != SubqueryKind::Scalar) =>
+            {
+                match args.remove(0) {
+                    Expr::Subquery(s) => (s, true),
+                    _ => continue,
+                }
+            }
+            other => {
+                let (p, t) = join_scalar_subqueries(plan, other);
+                plan = p;
+                stay.push(t);
+                continue;
+            }
+        };
+        match semi_join(&plan, &sub, negated, columns) {
+            Some((kind, right, condition)) => {
+                plan = Plan::Join(Join {
+                    kind,
+                    left: Box::new(plan),
+                    right: Box::new(right),
+                    condition,
+                });
+            }
+            None => {
+                let e = Expr::Subquery(sub);
+                stay.push(if negated { Expr::not(e) } else { e });
+            }
+        }
+    }
+    let plan = filter(plan, stay);
+    restore(plan, output)
+}
+
+/// A Project keeping exactly `output` when `plan` produces more (joined subquery rows).
+fn restore(plan: Plan, output: Vec<ColumnId>) -> Plan {
+    if plan.output() == output {
+        return plan;
+    }
+    Plan::Project(Project {
+        input: Box::new(plan),
+        items: output.into_iter().map(|c| (c, Expr::Column(c))).collect(),
+    })
+}
+
+fn decorrelate_project(mut p: Project) -> Plan {
+    let mut input = std::mem::replace(&mut *p.input, Plan::empty());
+    let mut items = Vec::new();
+    for (id, e) in std::mem::take(&mut p.items) {
+        let (plan, e) = join_scalar_subqueries(input, e);
+        input = plan;
+        items.push((id, e));
+    }
+    p.items = items;
+    *p.input = input;
+    Plan::Project(p)
+}
+
+/// Replaces every uncorrelated, always-one-row scalar subquery in `e` by a column of a join
+/// between `plan` and the subquery.
+fn join_scalar_subqueries(plan: Plan, e: Expr) -> (Plan, Expr) {
+    match e {
+        Expr::Subquery(s) if s.kind == SubqueryKind::Scalar && always_one_row(&s.plan) => {
+            let value = s.plan.output()[0];
+            let joined = Plan::Join(Join {
+                kind: JoinKind::Inner,
+                left: Box::new(plan),
+                right: Box::new(s.plan),
+                condition: Expr::TRUE,
+            });
+            (joined, Expr::Column(value))
+        }
+        Expr::Call(op, args) => {
+            let mut plan = plan;
+            let mut out = Vec::new();
+            for a in args {
+                let (p, a) = join_scalar_subqueries(plan, a);
+                plan = p;
+                out.push(a);
+            }
+            (plan, Expr::Call(op, out))
+        }
+        other => (plan, other),
+    }
+}
+
+/// True for an uncorrelated plan that returns exactly one row: an Aggregate without group keys,
+/// under Projects (and a Sort, which cannot change one row).
+fn always_one_row(plan: &Plan) -> bool {
+    if !plan.outer_references().is_empty() {
+        return false;
+    }
+    let mut p = plan;
+    loop {
+        match p {
+            Plan::Project(x) => p = &x.input,
+            Plan::Sort(s) if s.offset.is_none() => p = &s.input,
+            Plan::Aggregate(a) => return a.group.is_empty(),
+            _ => return false,
+        }
+    }
+}
+
+/// True when column `c` of `plan` can be NULL: not declared NOT NULL, or null-extended by an
+/// outer join inside `plan`.
+fn may_be_null(plan: &Plan, c: ColumnId, columns: &Columns) -> bool {
+    if !columns.meta(c).not_null {
+        return true;
+    }
+    let mut extended = false;
+    plan.visit(&mut |n| {
+        if let Plan::Join(j) = n {
+            let nullable_sides: Vec<&Plan> = match j.kind {
+                JoinKind::Left => vec![&j.right],
+                JoinKind::Right => vec![&j.left],
+                JoinKind::Full => vec![&j.left, &j.right],
+                _ => vec![],
+            };
+            extended |= nullable_sides.iter().any(|s| s.output().contains(&c));
+        }
+    });
+    extended
+}
+
+/// The semi/anti join equivalent to an EXISTS / IN subquery conjunct over `left`:
+/// (kind, right input, join condition).
+fn semi_join(
+    left: &Plan,
+    sub: &Subquery,
+    negated: bool,
+    columns: &Columns,
+) -> Option<(JoinKind, Plan, Expr)> {
+    if sub
+        .operand
+        .as_ref()
+        .is_some_and(|o| o.has_subquery() || o.is_volatile())
+    {
+        return None;
+    }
+    let mut plan = sub.plan.clone();
+    let mut value = plan.output().first().map(|c| Expr::Column(*c));
+    // Peel what EXISTS and IN ignore: the select list, ORDER BY, DISTINCT.
+    loop {
+        match plan {
+            Plan::Project(p)
+                if !p
+                    .items
+                    .iter()
+                    .any(|(_, e)| e.has_subquery() || e.is_volatile()) =>
+            {
+                let defs = p.items.clone();
+                let lookup =
+                    |c: ColumnId| defs.iter().find(|(id, _)| *id == c).map(|(_, e)| e.clone());
+                value = value.map(|v| v.substitute(&lookup));
+                plan = *p.input;
+            }
+            Plan::Sort(s) if s.fetch.is_none() && s.offset.is_none() => plan = *s.input,
+            Plan::Aggregate(a) if a.calls.is_empty() && !a.group.is_empty() => plan = *a.input,
+            other => {
+                plan = other;
+                break;
+            }
+        }
+    }
+    let left_columns = left.output();
+    let mut correlation = Vec::new();
+    if let Plan::Filter(f) = plan {
+        let inner = f.input.output();
+        let (corr, local): (Vec<Expr>, Vec<Expr>) = f
+            .condition
+            .conjuncts()
+            .into_iter()
+            .partition(|t| !t.only_reads(&inner));
+        correlation = corr;
+        plan = filter(*f.input, local);
+    }
+    if !plan.outer_references().is_empty() {
+        return None;
+    }
+    let right_columns = plan.output();
+    let mut visible = left_columns.clone();
+    visible.extend(right_columns.iter().copied());
+    if correlation
+        .iter()
+        .any(|t| t.has_subquery() || !t.only_reads(&visible))
+    {
+        return None;
+    }
+    let mut condition = correlation;
+    let kind = match (sub.kind, negated) {
+        (SubqueryKind::Exists, false) => JoinKind::Semi,
+        (SubqueryKind::Exists, true) => JoinKind::Anti,
+        (SubqueryKind::In, _) => {
+            let operand = sub.operand.clone()?;
+            let value = value?;
+            if !operand.only_reads(&left_columns) || !value.only_reads(&right_columns) {
+                return None;
+            }
+            let eq = Expr::call(Op::Eq, vec![operand.clone(), value.clone()]);
+            if negated {
+                let mut either = vec![eq];
+                let nullable = |e: &Expr, side: &Plan| match e {
+                    Expr::Column(c) => may_be_null(side, *c, columns),
+                    _ => true,
+                };
+                if nullable(&operand, left) {
+                    either.push(Expr::call(Op::IsNull, vec![operand]));
+                }
+                if nullable(&value, &plan) {
+                    either.push(Expr::call(Op::IsNull, vec![value]));
+                }
+                condition.push(Expr::or(either));
+                JoinKind::Anti
+            } else {
+                condition.push(eq);
+                JoinKind::Semi
+            }
+        }
+        (SubqueryKind::Scalar, _) => return None,
+    };
+    Some((kind, plan, Expr::and(condition)))
+}

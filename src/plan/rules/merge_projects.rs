@@ -1,0 +1,64 @@
+//! Derived-table and view inlining: a Project over a Project becomes one Project (the inner
+//! expressions substituted into the outer ones), and a Project that passes its input through
+//! unchanged disappears. Skipped when an inner expression is volatile or holds a subquery and
+//! is read more than once.
+
+use super::{bottom_up, Rule, RuleContext};
+use crate::plan::columns::ColumnId;
+use crate::plan::expr::Expr;
+use crate::plan::node::{Plan, Project};
+
+pub struct MergeProjects;
+
+impl Rule for MergeProjects {
+    fn name(&self) -> &'static str {
+        "merge_projects"
+    }
+
+    fn apply(&self, plan: Plan, _cx: &mut RuleContext) -> Plan {
+        bottom_up(plan, &mut merge)
+    }
+}
+
+fn is_identity(p: &Project) -> bool {
+    let out: Vec<ColumnId> = p.items.iter().map(|(id, _)| *id).collect();
+    out == p.input.output() && p.items.iter().all(|(id, e)| *e == Expr::Column(*id))
+}
+
+fn merge(node: Plan) -> Plan {
+    match node {
+        Plan::Project(p) if is_identity(&p) => *p.input,
+        Plan::Project(mut outer) => {
+            let Plan::Project(inner) = &*outer.input else {
+                return Plan::Project(outer);
+            };
+            let reads = |c: ColumnId| {
+                outer
+                    .items
+                    .iter()
+                    .map(|(_, e)| e.columns().iter().filter(|x| **x == c).count())
+                    .sum::<usize>()
+            };
+            let unsafe_to_repeat = inner
+                .items
+                .iter()
+                .any(|(id, e)| (e.is_volatile() || e.has_subquery()) && reads(*id) > 1);
+            if unsafe_to_repeat {
+                return Plan::Project(outer);
+            }
+            let defs = inner.items.clone();
+            let lookup = |c: ColumnId| defs.iter().find(|(id, _)| *id == c).map(|(_, e)| e.clone());
+            outer.items = outer
+                .items
+                .iter()
+                .map(|(id, e)| (*id, e.substitute(&lookup)))
+                .collect();
+            let Plan::Project(inner) = std::mem::replace(&mut *outer.input, Plan::empty()) else {
+                return Plan::Project(outer);
+            };
+            outer.input = inner.input;
+            merge(Plan::Project(outer))
+        }
+        other => other,
+    }
+}
