@@ -1,4 +1,5 @@
 //! Similarity metrics: pure functions from prepared queries to scores, one file per metric.
 
 pub mod ast_ted;
+pub mod partial_match;
 pub mod spider;
