@@ -85,7 +85,7 @@ bench: all venv
 	$(PY) scripts/bench_spider.py --data $(DATA)
 
 eval: all venv
-	$(PY) scripts/eval.py --data $(DATA)
+	$(PY) scripts/eval.py --data $(DATA) --metrics ast_ted,astpm
 
 # CI's quality floors: ast_ted's ROC AUC at least the reference on every labeled public set.
 eval-floors: all venv

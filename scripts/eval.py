@@ -5,9 +5,12 @@ Usage (with the project venv, after `make`):
 
     .venv/bin/python scripts/eval.py [--metrics ast_ted,...] [--sets NAME,...] [--json OUT]
 
-Each metric is a SQL function called as `name(gold, pred)` (or, when the text contains a
-parenthesis, a SQL expression over the columns `gold` and `pred`, e.g.
-`1 - ast_ted_distance(gold, pred) / 100.0`). For every labeled set in ../shared/data the metric is
+Each metric is a SQL function called as `name(gold, pred)` (`name(gold, pred, schema)` with
+--schema-arg), or, when the text contains a parenthesis, a SQL expression over the columns `gold`,
+`pred`, `db_id` and `schema`, e.g. `1 - ast_ted_distance(gold, pred) / 100.0` or
+`astpm(gold, pred, 0.3, 0.5)`. `schema` is the Spider tables.json entry (JSON) of the pair's db_id
+from ../shared/data/spider/tables.json, NULL where the set's databases are not there (WikiSQL,
+Spider-DK's own databases). For every labeled set in ../shared/data the metric is
 computed through DuckDB (dist/sqlsim.duckdb_extension) and through SQLite (dist/sqlsim.so, via apsw);
 the two must agree (the largest absolute difference is reported, and the exit status is 1 when it
 exceeds 1e-9). ROC AUC (Mann-Whitney, ties one half), Spearman (average ranks) and Kendall tau-b
@@ -120,6 +123,7 @@ def self_test():
     assert roc_auc([0.5, 0.5, 0.1, 0.9, 0.7], [1, 0, 0, 1, 0]) == 0.75
     assert abs(spearman([1, 2, 3, 4], [1, 2, 2, 3]) - 4.5 / math.sqrt(5 * 4.5)) < 1e-12
     assert abs(kendall_tau_b([1, 2, 2, 3], [1, 3, 2, 3]) - 0.8) < 1e-12
+    assert split_metrics("ast_ted, astpm(gold, pred, 0.3, 0.5),x") == ["ast_ted", "astpm(gold, pred, 0.3, 0.5)", "x"]
 
 
 # ---------------------------------------------------------------- hosts
@@ -135,22 +139,40 @@ def check_dist():
         )
 
 
+_SPIDER_SCHEMAS = None
+
+
+def spider_schemas():
+    """db_id -> the Spider tables.json entry as JSON text (empty when the file is missing)."""
+    global _SPIDER_SCHEMAS
+    if _SPIDER_SCHEMAS is None:
+        path = DATA / "spider" / "tables.json"
+        entries = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else []
+        _SPIDER_SCHEMAS = {e["db_id"]: json.dumps(e) for e in entries}
+    return _SPIDER_SCHEMAS
+
+
 def load_rows(name):
+    """Labeled rows of a set: (gold, pred, label, db_id, schema or None)."""
     path = DATA / f"{name}.jsonl"
     if not path.is_file():
         die(f"missing data file {path} (set SQLSIM_DATA to the shared data folder)")
+    schemas = spider_schemas()
     rows = []
     with open(path, encoding="utf-8") as f:
         for line in f:
             if line.strip():
                 row = json.loads(line)
                 if row.get("label") is not None:
-                    rows.append((row["gold"], row.get("pred"), int(row["label"])))
+                    db_id = row.get("db_id")
+                    rows.append((row["gold"], row.get("pred"), int(row["label"]), db_id, schemas.get(db_id)))
     return rows
 
 
-def expression(metric):
-    return metric if "(" in metric else f"{metric}(gold, pred)"
+def expression(metric, schema_arg=False):
+    if "(" in metric:
+        return metric
+    return f"{metric}(gold, pred, schema)" if schema_arg else f"{metric}(gold, pred)"
 
 
 class DuckHost:
@@ -161,14 +183,18 @@ class DuckHost:
         self.con.execute(f"LOAD '{DUCKDB_EXT}'")
 
     def load(self, rows):
-        self.con.execute("CREATE OR REPLACE TABLE pairs (i INTEGER, gold VARCHAR, pred VARCHAR)")
         self.con.execute(
-            "INSERT INTO pairs SELECT unnest($1::INTEGER[]), unnest($2::VARCHAR[]), unnest($3::VARCHAR[])",
-            [list(range(len(rows))), [r[0] for r in rows], [r[1] for r in rows]],
+            "CREATE OR REPLACE TABLE pairs (i INTEGER, gold VARCHAR, pred VARCHAR, db_id VARCHAR, schema VARCHAR)"
+        )
+        self.con.execute(
+            "INSERT INTO pairs SELECT unnest($1::INTEGER[]), unnest($2::VARCHAR[]), unnest($3::VARCHAR[]), "
+            "unnest($4::VARCHAR[]), unnest($5::VARCHAR[])",
+            [list(range(len(rows))), [r[0] for r in rows], [r[1] for r in rows], [r[3] for r in rows],
+             [r[4] for r in rows]],
         )
 
-    def scores(self, metric):
-        sql = f"SELECT {expression(metric)} FROM pairs ORDER BY i"
+    def scores(self, metric, schema_arg=False):
+        sql = f"SELECT {expression(metric, schema_arg)} FROM pairs ORDER BY i"
         return [r[0] for r in self.con.execute(sql).fetchall()]
 
 
@@ -182,15 +208,32 @@ class SqliteHost:
 
     def load(self, rows):
         self.con.execute("DROP TABLE IF EXISTS pairs")
-        self.con.execute("CREATE TABLE pairs (i INTEGER PRIMARY KEY, gold TEXT, pred TEXT)")
+        self.con.execute(
+            "CREATE TABLE pairs (i INTEGER PRIMARY KEY, gold TEXT, pred TEXT, db_id TEXT, schema TEXT)"
+        )
         with self.con:
             self.con.executemany(
-                "INSERT INTO pairs VALUES (?, ?, ?)", [(i, r[0], r[1]) for i, r in enumerate(rows)]
+                "INSERT INTO pairs VALUES (?, ?, ?, ?, ?)",
+                [(i, r[0], r[1], r[3], r[4]) for i, r in enumerate(rows)],
             )
 
-    def scores(self, metric):
-        sql = f"SELECT {expression(metric)} FROM pairs ORDER BY i"
+    def scores(self, metric, schema_arg=False):
+        sql = f"SELECT {expression(metric, schema_arg)} FROM pairs ORDER BY i"
         return [r[0] for r in self.con.execute(sql).fetchall()]
+
+
+def split_metrics(text):
+    """Comma-separated metrics; commas inside parentheses belong to an expression."""
+    metrics, depth, current = [], 0, ""
+    for ch in text:
+        depth += (ch == "(") - (ch == ")")
+        if ch == "," and depth == 0:
+            metrics.append(current.strip())
+            current = ""
+        else:
+            current += ch
+    metrics.append(current.strip())
+    return [m for m in metrics if m]
 
 
 def fmt(value, width=7):
@@ -204,7 +247,10 @@ def fmt_delta(ours, ref, width=7):
 def main():
     global DATA
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--metrics", default="ast_ted", help="comma-separated SQL functions (default ast_ted)")
+    parser.add_argument("--metrics", default="ast_ted",
+                        help="comma-separated SQL functions or expressions (default ast_ted; e.g. ast_ted,astpm)")
+    parser.add_argument("--schema-arg", action="store_true",
+                        help="call bare function names as name(gold, pred, schema) (Spider tables.json entry or NULL)")
     parser.add_argument("--sets", help="comma-separated substrings of set names (default: all labeled sets)")
     parser.add_argument("--no-kendall", action="store_true", help="skip Kendall tau-b (quadratic in pure Python)")
     parser.add_argument("--json", help="also write the results as JSON to this file")
@@ -217,7 +263,7 @@ def main():
 
     self_test()
     check_dist()
-    metrics = [m.strip() for m in args.metrics.split(",") if m.strip()]
+    metrics = split_metrics(args.metrics)
     sets = list(SETS)
     if args.sets:
         wanted = [s.strip() for s in args.sets.split(",") if s.strip()]
@@ -226,11 +272,12 @@ def main():
             die(f"no set matches {args.sets!r}")
 
     duck, lite = DuckHost(), SqliteHost()
+    width = max([12] + [len(m) for m in metrics])
     results = []
     below = []
     worst = 0.0
     header = (
-        f"{'metric':<12} {'set':<40} {'n':>5} {'pos':>4} {'AUC':>7} {'ref':>7} {'dAUC':>7} "
+        f"{'metric':<{width}} {'set':<40} {'n':>5} {'pos':>4} {'AUC':>7} {'ref':>7} {'dAUC':>7} "
         f"{'Spearman':>8} {'ref':>7} {'dSpear':>7} {'Kendall':>7} {'NULL':>5} {'max|duck-sqlite|':>16}"
     )
     print(header)
@@ -243,8 +290,8 @@ def main():
         reference = SETS[name]
         for metric in metrics:
             try:
-                a = duck.scores(metric)
-                b = lite.scores(metric)
+                a = duck.scores(metric, args.schema_arg)
+                b = lite.scores(metric, args.schema_arg)
             except Exception as e:  # noqa: BLE001 - report which host and metric failed
                 die(f"{metric} on {name}: {type(e).__name__}: {e}")
             nulls = sum(1 for v in a if v is None)
@@ -263,7 +310,7 @@ def main():
             if ref_auc is not None and auc is not None and auc < ref_auc:
                 below.append(f"{metric} on {name}: AUC {auc:.4f} < floor {ref_auc:.4f}")
             print(
-                f"{metric:<12} {name:<40} {len(rows):>5} {sum(labels):>4} {fmt(auc)} {fmt(ref_auc)} "
+                f"{metric:<{width}} {name:<40} {len(rows):>5} {sum(labels):>4} {fmt(auc)} {fmt(ref_auc)} "
                 f"{fmt_delta(auc, ref_auc)} {fmt(rho, 8)} {fmt(ref_rho)} {fmt_delta(rho, ref_rho)} "
                 f"{fmt(tau)} {nulls:>5} {diff:>16.3g}",
                 flush=True,

@@ -20,9 +20,10 @@ INSERT INTO pairs VALUES
   (7, 'SELECT name FROM singer WHERE age > 30',
       'SELEC name FROM singer WHERE');
 
--- AST-TE similarity, raw tree edit distance, and why a prediction scores 0.
+-- AST-TE similarity, ASTPM partial matching, raw tree edit distance, and why a prediction scores 0.
 SELECT id,
        round(ast_ted(gold, pred), 3) AS ast_ted,
+       round(astpm(gold, pred), 4) AS astpm,
        ast_ted_distance(gold, pred) AS distance,
        sql_parse_error(pred) AS pred_error
 FROM pairs ORDER BY id;

@@ -19,12 +19,13 @@ pub fn debug_json(host: Host) -> Json {
         "version": env!("CARGO_PKG_VERSION"),
         "git": option_env!("SQLSIM_GIT_HASH").unwrap_or("unknown"),
         "host": host.name(),
-        "features": ["ast_ted", "spider_eval", "exec_match", "parse_cache", "rayon", "mimalloc"],
+        "features": ["ast_ted", "astpm", "spider_eval", "exec_match", "parse_cache", "rayon", "mimalloc"],
         "functions": SCALAR_FUNCTIONS.len() + TABLE_FUNCTIONS.len(),
         "threads": rayon::current_num_threads(),
         "limits": {
             "max_sql_bytes": crate::prepare::MAX_SQL_BYTES,
             "max_tree_nodes": crate::prepare::MAX_TREE_NODES,
+            "max_match_node_pairs": crate::metrics::partial_match::MAX_NODE_PAIRS,
         },
         "cache_entries": crate::prepare::cached_count(),
     })

@@ -4,6 +4,7 @@
 //! SQL-level tests are checked against it. NULL rule (applied in `signature.rs`): NULL in a required
 //! argument gives NULL (no rows for a table function); NULL in an optional argument means its default.
 
+mod partial;
 mod signature;
 mod spider;
 
@@ -72,6 +73,16 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
                 None => Output::Null,
             })
         },
+    },
+    ScalarFunction {
+        name: "astpm",
+        params: &[GOLD, PRED, optional("alpha", SqlType::Real), optional("beta", SqlType::Real)],
+        returns: SqlType::Real,
+        doc: "ASTPM similarity in [0, 1]: FuncEvalGMN's partial matching (F-beta of precision and \
+              recall of the best-matching subtrees) over the normalized ASTs; 1.0 for equal trees, \
+              0.0 when either query does not parse.",
+        deterministic: true,
+        call: partial::astpm,
     },
     ScalarFunction {
         name: "sql_ast",

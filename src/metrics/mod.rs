@@ -1,5 +1,6 @@
 //! Similarity metrics: pure functions from prepared queries to scores, one file per metric.
 
 pub mod ast_ted;
+pub mod astpm;
 pub mod partial_match;
 pub mod spider;
