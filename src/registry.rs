@@ -5,6 +5,7 @@
 //! argument gives NULL (no rows for a table function); NULL in an optional argument means its default.
 
 mod partial;
+mod plan;
 mod signature;
 mod spider;
 
@@ -113,6 +114,34 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
                 None => Output::Null,
             })
         },
+    },
+    ScalarFunction {
+        name: "relpm",
+        params: &[GOLD, PRED, SCHEMA, optional("alpha", SqlType::Real), optional("beta", SqlType::Real)],
+        returns: SqlType::Real,
+        doc: "RelPM in [0, 1]: FuncEvalGMN's partial matching (alpha-weighted NodeMatch, F-beta of \
+              precision and recall) over the two queries' optimized logical plans; 0.0 when either \
+              query cannot be planned; schema NULL means inferred from each query.",
+        deterministic: true,
+        call: plan::relpm,
+    },
+    ScalarFunction {
+        name: "sql_plan",
+        params: &[SQL, SCHEMA],
+        returns: SqlType::Text,
+        doc: "The optimized logical plan as indented text in the style of Calcite's EXPLAIN; NULL \
+              when the query cannot be planned (see sql_plan_error).",
+        deterministic: true,
+        call: plan::sql_plan,
+    },
+    ScalarFunction {
+        name: "sql_plan_error",
+        params: &[SQL, SCHEMA],
+        returns: SqlType::Text,
+        doc: "NULL when the query can be planned, otherwise why not (parse error, unknown table or \
+              column, unsupported construct).",
+        deterministic: true,
+        call: plan::sql_plan_error,
     },
     ScalarFunction {
         name: "spider_hardness",

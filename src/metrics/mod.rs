@@ -4,3 +4,4 @@ pub mod ast_ted;
 pub mod astpm;
 pub mod partial_match;
 pub mod spider;
+pub mod relpm;

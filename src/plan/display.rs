@@ -81,7 +81,7 @@ fn write_plan(plan: &Plan, columns: &Columns, indent: usize, out: &mut String) {
                     if r.is_empty() {
                         "0".to_string()
                     } else {
-                        r.iter().map(|e| ex(e)).collect::<Vec<_>>().join(", ")
+                        r.iter().map(&ex).collect::<Vec<_>>().join(", ")
                     }
                 ))
                 .collect::<Vec<_>>()

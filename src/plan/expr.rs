@@ -261,7 +261,7 @@ impl Expr {
     }
 
     /// `NOT e`.
-    pub fn not(e: Expr) -> Expr {
+    pub fn negation(e: Expr) -> Expr {
         Expr::Call(Op::Not, vec![e])
     }
 

@@ -6,7 +6,9 @@ pub mod build;
 pub mod columns;
 pub mod display;
 pub mod expr;
+pub mod match_tree;
 pub mod node;
+pub mod prepared;
 pub mod rules;
 
 pub use columns::{ColumnId, ColumnMeta, Columns};

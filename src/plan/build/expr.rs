@@ -76,7 +76,7 @@ impl Builder<'_> {
         scope: &Scope,
         aliases: &[Alias<'_>],
     ) -> BuildResult<Expr> {
-        let negate = |negated: bool, e: Expr| if negated { Expr::not(e) } else { e };
+        let negate = |negated: bool, e: Expr| if negated { Expr::negation(e) } else { e };
         Ok(match e {
             ast::Expr::Nested(inner) => self.expr(inner, scope, aliases)?,
             ast::Expr::Identifier(id) => match scope.resolve(None, &id.value.to_lowercase()) {
@@ -116,7 +116,7 @@ impl Builder<'_> {
             ast::Expr::UnaryOp { op, expr } => {
                 let x = self.expr(expr, scope, aliases)?;
                 match op {
-                    UnaryOperator::Not => Expr::not(x),
+                    UnaryOperator::Not => Expr::negation(x),
                     UnaryOperator::Minus => match x {
                         Expr::Literal(Literal::Integer(i)) => {
                             Expr::Literal(Literal::Integer(i.wrapping_neg()))

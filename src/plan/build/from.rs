@@ -31,7 +31,7 @@ pub(super) fn object_name_last(name: &ObjectName) -> String {
 
 impl Builder<'_> {
     /// The plan of a FROM clause and the relations it makes visible. No FROM reads one empty row.
-    pub(super) fn from_clause(
+    pub(super) fn plan_from(
         &mut self,
         from: &[TableWithJoins],
         scope: &mut Scope,
@@ -206,6 +206,17 @@ impl Builder<'_> {
                 label: format!("{}.{}", table_name.to_lowercase(), col.norm),
                 not_null,
                 origin: Some((table_name.clone(), col.name.clone())),
+            }));
+        }
+        if ids.is_empty() {
+            // A table known only by name (inferred schema with no column referenced): one
+            // stand-in column, so `*` and COUNT(*) over it still plan.
+            ids.push(self.columns.add(ColumnMeta {
+                name: "*".into(),
+                ty: DataType::Any,
+                label: format!("{}.*", table_name.to_lowercase()),
+                not_null: false,
+                origin: None,
             }));
         }
         self.check_columns()?;

@@ -44,7 +44,7 @@ impl Builder<'_> {
             return Err("TOP, INTO and QUALIFY are not supported".into());
         }
         let mut scope = Scope::nested(outer);
-        let mut plan = self.from_clause(&s.from, &mut scope)?;
+        let mut plan = self.plan_from(&s.from, &mut scope)?;
         let aliases: Vec<Alias> = s
             .projection
             .iter()
@@ -118,7 +118,7 @@ impl Builder<'_> {
         let mut project: Vec<(ColumnId, Expr)> = Vec::new();
         for item in &items {
             let id = match (&item.expr, item.aliased) {
-                (Expr::Column(c), false) => *c,
+                (Expr::Column(c), false) if self.columns.name(*c).eq_ignore_ascii_case(&item.name) => *c,
                 (e, _) => {
                     let ty = e.data_type(&self.columns);
                     let label = e.digest(&self.columns);

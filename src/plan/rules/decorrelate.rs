@@ -64,7 +64,7 @@ fn decorrelate_filter(input: Plan, condition: Expr, columns: &Columns) -> Plan {
             }
             None => {
                 let e = Expr::Subquery(sub);
-                stay.push(if negated { Expr::not(e) } else { e });
+                stay.push(if negated { Expr::negation(e) } else { e });
             }
         }
     }

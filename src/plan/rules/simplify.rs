@@ -75,7 +75,7 @@ fn negate(x: Expr) -> Expr {
             let n = op.negated().unwrap_or(op);
             Expr::Call(n, args)
         }
-        other => Expr::not(other),
+        other => Expr::negation(other),
     }
 }
 
@@ -117,7 +117,7 @@ fn literal_order(a: &Literal, b: &Literal) -> Option<Ordering> {
 }
 
 fn compare(op: Op, args: Vec<Expr>) -> Expr {
-    if args.iter().any(|a| *a == Expr::Literal(Literal::Null)) {
+    if args.contains(&Expr::Literal(Literal::Null)) {
         return Expr::Literal(Literal::Null);
     }
     if let [Expr::Literal(a), Expr::Literal(b)] = args.as_slice() {

@@ -1,0 +1,227 @@
+//! Golden before/after tests for every plan rewrite rule, and end-to-end checks that equivalent
+//! queries reach the same plan while non-equivalent look-alikes do not.
+//!
+//! Each rule's cases run that rule alone to a fixed point on the unoptimized plan; the EXPLAIN
+//! text before and after is compared with `tests/golden/plan/<rule>.txt`. Regenerate with
+//! `SQLSIM_UPDATE_GOLDEN=1 cargo test --test plan_rules` and review the diff.
+
+use sqlsim::plan::{build_plan, plan_sql, rules};
+use sqlsim::schema::Schema;
+use std::path::PathBuf;
+
+fn schema() -> Schema {
+    let text = std::fs::read_to_string(fixture("fixtures/plan_schema.json")).unwrap();
+    Schema::from_argument(&text).unwrap()
+}
+
+fn fixture(rel: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests").join(rel)
+}
+
+/// (rule, cases that the rule rewrites, cases it must leave alone).
+const CASES: &[(&str, &[&str], &[&str])] = &[
+    (
+        "expand_between_in",
+        &[
+            "SELECT name FROM singer WHERE age BETWEEN 20 AND 30",
+            "SELECT name FROM singer WHERE country IN ('France', 'Spain', 'France')",
+            "SELECT name FROM singer WHERE age NOT IN (20)",
+        ],
+        &["SELECT name FROM singer WHERE age IN (SELECT capacity FROM stadium)"],
+    ),
+    (
+        "simplify",
+        &[
+            "SELECT name FROM singer WHERE NOT (age < 30 OR country = 'France')",
+            "SELECT name FROM singer WHERE 1 = 1 AND age > 2 + 3",
+            "SELECT name FROM singer WHERE age = NULL",
+            "SELECT name FROM singer WHERE NOT NOT (age > 3) AND age > 3",
+        ],
+        &["SELECT name FROM singer WHERE age = '20'"],
+    ),
+    (
+        "decorrelate",
+        &[
+            "SELECT name FROM stadium WHERE stadium_id NOT IN (SELECT stadium_id FROM concert)",
+            "SELECT name FROM singer WHERE singer_id IN (SELECT singer_id FROM singer_in_concert)",
+            "SELECT name FROM singer AS s WHERE EXISTS (SELECT 1 FROM singer_in_concert AS sc WHERE sc.singer_id = s.singer_id AND sc.concert_id > 2)",
+            "SELECT name FROM singer AS s WHERE NOT EXISTS (SELECT * FROM singer_in_concert AS sc WHERE sc.singer_id = s.singer_id)",
+            "SELECT name FROM singer WHERE age > (SELECT avg(age) FROM singer)",
+            "SELECT name, (SELECT max(capacity) FROM stadium) FROM singer",
+        ],
+        &[
+            "SELECT name FROM singer WHERE age > 20 OR singer_id IN (SELECT singer_id FROM singer_in_concert)",
+            "SELECT name FROM stadium WHERE capacity = (SELECT capacity FROM stadium ORDER BY capacity DESC LIMIT 1)",
+            "SELECT name FROM singer AS s WHERE age > (SELECT avg(age) FROM singer AS t WHERE t.country = s.country)",
+        ],
+    ),
+    (
+        "push_filters",
+        &[
+            "SELECT T2.name FROM concert AS T1, stadium AS T2 WHERE T1.stadium_id = T2.stadium_id AND T1.year = 2014 AND T2.capacity > 100",
+            "SELECT name FROM (SELECT name, age FROM singer) AS t WHERE t.age > 20",
+            "SELECT country, count(*) FROM singer GROUP BY country HAVING country <> 'France' AND count(*) > 1",
+            "SELECT * FROM (SELECT name FROM singer UNION SELECT name FROM stadium) AS u WHERE u.name <> 'x'",
+            "SELECT s.name FROM singer AS s LEFT JOIN singer_in_concert AS c ON s.singer_id = c.singer_id AND c.concert_id = 1",
+        ],
+        &[
+            "SELECT s.name FROM singer AS s LEFT JOIN singer_in_concert AS c ON s.singer_id = c.singer_id WHERE c.concert_id IS NULL",
+            "SELECT name FROM (SELECT name, age FROM singer ORDER BY age LIMIT 3) AS t WHERE t.age > 20",
+            "SELECT count(*) FROM singer HAVING count(*) > 1",
+        ],
+    ),
+    (
+        "merge_projects",
+        &[
+            "SELECT t.n FROM (SELECT name AS n, age FROM singer) AS t",
+            "SELECT * FROM (SELECT * FROM singer) AS t",
+        ],
+        &["SELECT name FROM singer"],
+    ),
+    (
+        "prune_columns",
+        &[
+            "SELECT n FROM (SELECT name AS n, age + 1 AS a FROM singer) AS t",
+            "SELECT c FROM (SELECT country AS c, count(*), max(age) FROM singer GROUP BY country) AS t",
+        ],
+        &["SELECT name, age FROM singer"],
+    ),
+    (
+        "canonical_order",
+        &[
+            "SELECT name FROM singer WHERE 30 > age AND country = 'France'",
+            "SELECT T1.concert_name FROM stadium AS T2 JOIN concert AS T1 ON T2.stadium_id = T1.stadium_id",
+            "SELECT name FROM stadium UNION SELECT name FROM singer",
+        ],
+        &["SELECT name FROM singer EXCEPT SELECT name FROM stadium"],
+    ),
+];
+
+fn run_rule(rule: &str, sql: &str, schema: &Schema) -> (String, String) {
+    let mut plan = build_plan(sql, schema).unwrap_or_else(|e| panic!("{sql}: {e}"));
+    let before = plan.explain();
+    let r = rules::rule(rule).unwrap_or_else(|| panic!("no rule {rule}"));
+    let report = rules::optimize_with(&mut plan, &[r]);
+    assert!(report.rejected.is_empty(), "{rule} changed the output of {sql}");
+    (before, plan.explain())
+}
+
+#[test]
+fn every_rule_has_golden_cases() {
+    let names: Vec<&str> = rules::RULES.iter().map(|r| r.name()).collect();
+    for n in &names {
+        assert!(CASES.iter().any(|(r, _, _)| r == n), "rule {n} has no golden cases");
+    }
+}
+
+#[test]
+fn rules_match_their_golden_files() {
+    let schema = schema();
+    let update = std::env::var_os("SQLSIM_UPDATE_GOLDEN").is_some();
+    for (rule, applies, leaves) in CASES {
+        let mut text = String::new();
+        for sql in *applies {
+            let (before, after) = run_rule(rule, sql, &schema);
+            assert_ne!(before, after, "{rule} should rewrite: {sql}");
+            text.push_str(&format!("-- sql: {sql}\n-- before:\n{before}-- after:\n{after}\n"));
+        }
+        for sql in *leaves {
+            let (before, after) = run_rule(rule, sql, &schema);
+            assert_eq!(before, after, "{rule} must not rewrite: {sql}");
+            text.push_str(&format!("-- sql (unchanged): {sql}\n{before}\n"));
+        }
+        let path = fixture(&format!("golden/plan/{rule}.txt"));
+        if update {
+            std::fs::write(&path, &text).unwrap();
+        } else {
+            let expected = std::fs::read_to_string(&path)
+                .unwrap_or_else(|_| panic!("missing {}; run with SQLSIM_UPDATE_GOLDEN=1", path.display()));
+            assert_eq!(text, expected, "golden mismatch for rule {rule}");
+        }
+    }
+}
+
+/// Pairs that are equivalent in every database: the optimized plans must print the same
+/// (output names aside, which follow each query's select list).
+const SAME_PLAN: &[(&str, &str)] = &[
+    (
+        "SELECT name FROM singer WHERE age BETWEEN 20 AND 30",
+        "SELECT name FROM singer WHERE age >= 20 AND 30 >= age",
+    ),
+    (
+        "SELECT name FROM singer WHERE country IN ('a', 'b')",
+        "SELECT name FROM singer WHERE country = 'b' OR country = 'a'",
+    ),
+    (
+        "SELECT T2.name FROM concert AS T1 JOIN stadium AS T2 ON T1.stadium_id = T2.stadium_id WHERE T1.year = 2014",
+        "SELECT s.name FROM stadium AS s, concert AS c WHERE c.year = 2014 AND s.stadium_id = c.stadium_id",
+    ),
+    (
+        "SELECT name FROM (SELECT * FROM singer WHERE age > 20) AS t",
+        "SELECT name FROM singer WHERE age > 20",
+    ),
+    (
+        "SELECT name FROM singer WHERE singer_id IN (SELECT singer_id FROM singer_in_concert)",
+        "SELECT name FROM singer AS s WHERE EXISTS (SELECT * FROM singer_in_concert AS c WHERE c.singer_id = s.singer_id)",
+    ),
+    (
+        "SELECT name FROM singer WHERE NOT (age <= 30)",
+        "SELECT name FROM singer WHERE age > 30",
+    ),
+    (
+        "WITH old AS (SELECT * FROM singer WHERE age > 60) SELECT name FROM old",
+        "SELECT name FROM singer WHERE age > 60",
+    ),
+];
+
+/// Look-alikes that differ on some database: their plans must differ.
+const DIFFERENT_PLAN: &[(&str, &str)] = &[
+    (
+        "SELECT name FROM stadium ORDER BY capacity DESC LIMIT 1",
+        "SELECT name FROM stadium WHERE capacity = (SELECT max(capacity) FROM stadium)",
+    ),
+    (
+        "SELECT name FROM stadium WHERE stadium_id NOT IN (SELECT stadium_id FROM concert)",
+        "SELECT name FROM stadium AS s WHERE NOT EXISTS (SELECT * FROM concert AS c WHERE c.stadium_id = s.stadium_id)",
+    ),
+    (
+        "SELECT count(*) FROM singer AS s LEFT JOIN singer_in_concert AS c ON s.singer_id = c.singer_id",
+        "SELECT count(*) FROM singer AS s JOIN singer_in_concert AS c ON s.singer_id = c.singer_id",
+    ),
+    (
+        "SELECT DISTINCT country FROM singer",
+        "SELECT country FROM singer",
+    ),
+];
+
+fn shape(sql: &str, schema: &Schema) -> String {
+    let plan = plan_sql(sql, schema).unwrap_or_else(|e| panic!("{sql}: {e}"));
+    // Output names follow the select list; compare everything else.
+    plan.explain()
+        .lines()
+        .map(|l| {
+            if l.trim_start().starts_with("LogicalProject(") {
+                l.split("=[").skip(1).map(|p| p.split(']').next().unwrap_or("")).collect::<Vec<_>>().join(",")
+            } else {
+                l.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn equivalent_queries_get_the_same_plan() {
+    let schema = schema();
+    for (a, b) in SAME_PLAN {
+        assert_eq!(shape(a, &schema), shape(b, &schema), "\n{a}\n{b}");
+    }
+}
+
+#[test]
+fn look_alikes_get_different_plans() {
+    let schema = schema();
+    for (a, b) in DIFFERENT_PLAN {
+        assert_ne!(shape(a, &schema), shape(b, &schema), "\n{a}\n{b}");
+    }
+}
