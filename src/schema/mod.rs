@@ -1,51 +1,34 @@
 //! Host-independent schema model (tables, columns, types, keys) and the parsers that build it from schema arguments.
 //!
-//! A `schema` argument of a SQL function is text: a Spider tables.json entry (a JSON object) today;
-//! DDL text and BIRD-style JSON arrays of DDL strings are recognised and reported as not yet supported.
+//! A `schema` argument of a SQL function is text in one of three forms, told apart by its first
+//! non-blank character ([`Schema::from_argument`]):
+//!
+//! - `{`: a Spider tables.json entry ([`spider_json`]);
+//! - `[`: a JSON array of DDL strings, as BIRD's schema.json holds per database ([`bird`]);
+//! - anything else: DDL text, one or more `CREATE TABLE` statements separated by `;` ([`ddl`]).
+//!
+//! A NULL argument means schema-less: callers then use [`Schema::infer`] over the queries ([`infer`]).
+//!
+//! Files: `model` (the types and lookups), [`affinity`] (SQLite's type affinity), one file per source.
 
+pub mod affinity;
+mod model;
 mod spider_json;
 
+pub use affinity::{affinity, Affinity};
+pub use model::{Column, ForeignKey, Schema, Table};
 pub use spider_json::{load_tables_file, load_tables_text};
 
 use crate::error::{Error, Result};
 
-/// One column of a table.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Column {
-    /// Index of the owning table in [`Schema::tables`].
-    pub table: usize,
-    /// The name as written in the source (Spider `column_names_original`).
-    pub name: String,
-    /// Lower-cased name, used for case-insensitive lookups.
-    pub norm: String,
-    /// Declared type (`text`, `number`, ...), empty when unknown.
-    pub ty: String,
-    /// Position in the source's global column list (Spider: index into `column_names_original`, where 0 is `*`).
-    pub ordinal: usize,
-}
-
-/// One table with the indices of its columns in [`Schema::columns`].
-#[derive(Debug, Clone, PartialEq)]
-pub struct Table {
-    /// The name as written in the source (Spider `table_names_original`).
-    pub name: String,
-    /// Lower-cased name.
-    pub norm: String,
-    /// Indices into [`Schema::columns`], in declaration order.
-    pub columns: Vec<usize>,
-}
-
-/// A database schema: tables, columns, primary keys and foreign keys.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct Schema {
-    /// Database name, when the source gives one (Spider `db_id`).
-    pub db_id: Option<String>,
-    pub tables: Vec<Table>,
-    pub columns: Vec<Column>,
-    /// Primary-key columns (indices into `columns`).
-    pub primary_keys: Vec<usize>,
-    /// Foreign keys as (referencing column, referenced column), indices into `columns`.
-    pub foreign_keys: Vec<(usize, usize)>,
+/// The error for bad schema text: `schema(): argument 'schema' <message>` (callers rename the
+/// function and argument to the SQL function's own).
+pub(crate) fn bad(message: impl Into<String>) -> Error {
+    Error::Argument {
+        function: "schema",
+        argument: "schema",
+        message: message.into(),
+    }
 }
 
 impl Schema {
@@ -59,31 +42,13 @@ impl Schema {
             return spider_json::from_entry_text(text);
         }
         let message = if t.starts_with('[') {
-            "is a JSON array (BIRD-style DDL list), which is not supported yet; pass a Spider tables.json entry (JSON object)".to_string()
+            "is a JSON array (BIRD-style DDL list), which is not supported yet; pass a Spider tables.json entry (JSON object)"
         } else if t.is_empty() {
-            "is empty; pass a Spider tables.json entry (JSON object) or NULL".to_string()
+            "is empty; pass a Spider tables.json entry (JSON object) or NULL"
         } else {
-            "looks like DDL text, which is not supported yet; pass a Spider tables.json entry (JSON object)".to_string()
+            "looks like DDL text, which is not supported yet; pass a Spider tables.json entry (JSON object)"
         };
-        Err(Error::Argument {
-            function: "schema",
-            argument: "schema",
-            message,
-        })
-    }
-
-    /// The index of the table whose name matches `name` case-insensitively (the last one wins, as in Spider).
-    pub fn table_index(&self, name: &str) -> Option<usize> {
-        let n = name.to_lowercase();
-        self.tables.iter().rposition(|t| t.norm == n)
-    }
-
-    /// Columns of table `t` as `Column` references.
-    pub fn table_columns(&self, t: usize) -> impl Iterator<Item = &Column> {
-        self.tables
-            .get(t)
-            .into_iter()
-            .flat_map(move |tb| tb.columns.iter().filter_map(move |&c| self.columns.get(c)))
+        Err(bad(message))
     }
 }
 
@@ -95,6 +60,7 @@ mod tests {
     fn rejects_ddl_and_arrays_clearly() {
         let e = Schema::from_argument("CREATE TABLE t(a int)").unwrap_err();
         assert!(e.to_string().contains("DDL"));
+        assert!(matches!(e, Error::Argument { .. }));
         let e = Schema::from_argument("[\"CREATE TABLE t(a int)\"]").unwrap_err();
         assert!(e.to_string().contains("BIRD"));
     }
