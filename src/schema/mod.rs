@@ -7,11 +7,13 @@
 //! - `[`: a JSON array of DDL strings, as BIRD's schema.json holds per database ([`bird`]);
 //! - anything else: DDL text, one or more `CREATE TABLE` statements separated by `;` ([`ddl`]).
 //!
-//! A NULL argument means schema-less: callers then use [`Schema::infer`] over the queries ([`infer`]).
+//! A NULL argument means schema-less.
 //!
-//! Files: `model` (the types and lookups), [`affinity`] (SQLite's type affinity), one file per source.
+//! Files: [`model`] (the types and lookups), [`affinity`] (SQLite's type affinity), one file per source.
 
 pub mod affinity;
+pub mod bird;
+pub mod ddl;
 mod model;
 mod spider_json;
 
@@ -32,23 +34,34 @@ pub(crate) fn bad(message: impl Into<String>) -> Error {
 }
 
 impl Schema {
-    /// Builds a schema from the text of a `schema` argument.
+    /// Builds a schema from the text of a `schema` argument: a Spider tables.json entry (leading
+    /// `{`), a BIRD-style JSON array of DDL strings (leading `[`), or DDL text (anything else).
     ///
-    /// Accepts a Spider tables.json entry (JSON object). DDL text and JSON arrays of DDL strings
-    /// (BIRD style) are recognised but not supported yet, and give an [`Error::Argument`].
+    /// Errors are [`Error::Argument`] with a message saying what is wrong (which statement or
+    /// array element, which JSON key).
+    ///
+    /// ```
+    /// use sqlsim::schema::Schema;
+    /// let s = Schema::from_argument("CREATE TABLE t (a INTEGER PRIMARY KEY, b TEXT NOT NULL)").unwrap();
+    /// assert_eq!(s.tables[0].primary_key, vec![0]);
+    /// let b = Schema::from_argument(r#"["CREATE TABLE t (a INTEGER PRIMARY KEY, b TEXT NOT NULL)"]"#).unwrap();
+    /// assert_eq!(s, b);
+    /// assert!(Schema::from_argument("SELECT 1").is_err());
+    /// ```
     pub fn from_argument(text: &str) -> Result<Schema> {
         let t = text.trim_start();
         if t.starts_with('{') {
-            return spider_json::from_entry_text(text);
-        }
-        let message = if t.starts_with('[') {
-            "is a JSON array (BIRD-style DDL list), which is not supported yet; pass a Spider tables.json entry (JSON object)"
-        } else if t.is_empty() {
-            "is empty; pass a Spider tables.json entry (JSON object) or NULL"
+            spider_json::from_entry_text(text)
+        } else if t.starts_with('[') {
+            bird::from_json_text(text)
         } else {
-            "looks like DDL text, which is not supported yet; pass a Spider tables.json entry (JSON object)"
-        };
-        Err(bad(message))
+            ddl::from_ddl(text)
+        }
+    }
+
+    /// Builds a schema from DDL text (see [`ddl`]).
+    pub fn from_ddl(text: &str) -> Result<Schema> {
+        ddl::from_ddl(text)
     }
 }
 
@@ -57,11 +70,45 @@ mod tests {
     use super::*;
 
     #[test]
-    fn rejects_ddl_and_arrays_clearly() {
-        let e = Schema::from_argument("CREATE TABLE t(a int)").unwrap_err();
-        assert!(e.to_string().contains("DDL"));
-        assert!(matches!(e, Error::Argument { .. }));
-        let e = Schema::from_argument("[\"CREATE TABLE t(a int)\"]").unwrap_err();
-        assert!(e.to_string().contains("BIRD"));
+    fn dispatches_on_the_first_character() {
+        let ddl = "CREATE TABLE singer (id INTEGER PRIMARY KEY, name TEXT)";
+        let from_ddl = Schema::from_argument(ddl).unwrap();
+        assert_eq!(from_ddl.tables[0].norm, "singer");
+        let array = format!("  [{}]", serde_json::to_string(ddl).unwrap());
+        assert_eq!(Schema::from_argument(&array).unwrap(), from_ddl);
+        let entry = r#" {"db_id":"d","table_names_original":["singer"],
+            "column_names_original":[[-1,"*"],[0,"id"],[0,"name"]],
+            "column_types":["text","number","text"],"primary_keys":[1],"foreign_keys":[]}"#;
+        let from_json = Schema::from_argument(entry).unwrap();
+        assert_eq!(from_json.db_id.as_deref(), Some("d"));
+        assert_eq!(
+            from_json.tables[0].primary_key,
+            from_ddl.tables[0].primary_key
+        );
+    }
+
+    #[test]
+    fn errors_name_the_argument_and_the_problem() {
+        for (text, needle) in [
+            ("", "no CREATE TABLE"),
+            ("SELECT 1", "not DDL"),
+            ("{\"a\": 1}", "table_names_original"),
+            ("[1]", "element 1"),
+            ("[\"SELECT 1\"]", "not DDL"),
+            ("{not json", "not valid JSON"),
+        ] {
+            let e = Schema::from_argument(text).unwrap_err();
+            assert!(
+                matches!(
+                    e,
+                    Error::Argument {
+                        argument: "schema",
+                        ..
+                    }
+                ),
+                "{text}: {e:?}"
+            );
+            assert!(e.to_string().contains(needle), "{text}: {e}");
+        }
     }
 }

@@ -150,7 +150,6 @@ impl Schema {
     }
 
     /// Fills the flat views from the per-table keys, in table order then declaration order.
-    #[allow(dead_code)] // used by the DDL reader, next
     pub(super) fn flatten_keys(&mut self) {
         self.primary_keys = self
             .tables
