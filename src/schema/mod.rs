@@ -7,13 +7,14 @@
 //! - `[`: a JSON array of DDL strings, as BIRD's schema.json holds per database ([`bird`]);
 //! - anything else: DDL text, one or more `CREATE TABLE` statements separated by `;` ([`ddl`]).
 //!
-//! A NULL argument means schema-less.
+//! A NULL argument means schema-less: callers then use [`Schema::infer`] over the queries ([`infer`]).
 //!
-//! Files: [`model`] (the types and lookups), [`affinity`] (SQLite's type affinity), one file per source.
+//! Files: `model` (the types and lookups), [`affinity`] (SQLite's type affinity), one file per source.
 
 pub mod affinity;
 pub mod bird;
 pub mod ddl;
+pub mod infer;
 mod model;
 mod spider_json;
 
