@@ -25,6 +25,8 @@
 
 mod split;
 
+use std::collections::HashSet;
+
 use sqlparser::ast::{
     ColumnOption, CreateTable, Expr, ForeignKeyConstraint, Ident, IndexColumn, ObjectName,
     Statement, TableConstraint,
@@ -159,7 +161,9 @@ impl Builder {
         }
         let t = self.schema.push_table(&name.value);
         let tokens = split::tokenize(text).unwrap_or_default();
+        let token_index = split::token_index(&tokens);
         let lines = Lines::new(text);
+        let mut seen = HashSet::new();
         let mut primary: Option<Vec<usize>> = None;
         let mut set_primary = |cols: Vec<usize>| match primary.replace(cols) {
             None => Ok(()),
@@ -171,10 +175,10 @@ impl Builder {
         let mut uniques: Vec<Vec<usize>> = Vec::new();
         let mut fks: Vec<(Vec<usize>, &ForeignKeyConstraint)> = Vec::new();
         for def in &ct.columns {
-            if self.schema.column_index(t, &def.name.value).is_some() {
+            if !seen.insert(def.name.value.to_lowercase()) {
                 return Err(format!("column '{}' is declared twice", def.name.value));
             }
-            let ty = split::column_type(text, &tokens, &lines, def.name.span.start)
+            let ty = split::column_type(text, &tokens, &token_index, &lines, def.name.span.start)
                 .map(str::to_string)
                 .unwrap_or_else(|| match def.data_type {
                     sqlparser::ast::DataType::Unspecified => String::new(),

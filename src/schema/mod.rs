@@ -34,6 +34,9 @@ pub(crate) fn bad(message: impl Into<String>) -> Error {
     }
 }
 
+/// The largest schema text accepted (the largest public schema, BIRD's works_cycles, is ~40 KB).
+pub const MAX_SCHEMA_BYTES: usize = 16 << 20;
+
 impl Schema {
     /// Builds a schema from the text of a `schema` argument: a Spider tables.json entry (leading
     /// `{`), a BIRD-style JSON array of DDL strings (leading `[`), or DDL text (anything else).
@@ -50,6 +53,13 @@ impl Schema {
     /// assert!(Schema::from_argument("SELECT 1").is_err());
     /// ```
     pub fn from_argument(text: &str) -> Result<Schema> {
+        if text.len() > MAX_SCHEMA_BYTES {
+            return Err(bad(format!(
+                "is {} bytes, over the {} MiB limit for schema text",
+                text.len(),
+                MAX_SCHEMA_BYTES >> 20
+            )));
+        }
         let t = text.trim_start();
         if t.starts_with('{') {
             spider_json::from_entry_text(text)
@@ -86,6 +96,23 @@ mod tests {
             from_json.tables[0].primary_key,
             from_ddl.tables[0].primary_key
         );
+    }
+
+    #[test]
+    fn wide_and_huge_inputs_stay_bounded() {
+        // One line, many columns, non-ASCII names: linear work (offsets and name lookups are O(1)).
+        let cols: Vec<String> = (0..5_000)
+            .map(|i| format!("\"é{i}\" TEXT NOT NULL"))
+            .collect();
+        let ddl = format!("CREATE TABLE t ({})", cols.join(", "));
+        let s = Schema::from_argument(&ddl).unwrap();
+        assert_eq!(s.columns.len(), 5_000);
+        assert_eq!(s.columns[4_999].ty, "TEXT");
+        let huge = " ".repeat(MAX_SCHEMA_BYTES + 1);
+        assert!(Schema::from_argument(&huge)
+            .unwrap_err()
+            .to_string()
+            .contains("limit"));
     }
 
     #[test]

@@ -2,6 +2,8 @@
 //! column as written; sqlparser's tokenizer does the lexing, so `;` inside strings, quoted names and
 //! comments never splits.
 
+use std::collections::HashMap;
+
 use sqlparser::dialect::{Dialect, GenericDialect, SQLiteDialect};
 use sqlparser::keywords::Keyword;
 use sqlparser::tokenizer::{Location, Token, TokenWithSpan, Tokenizer};
@@ -35,31 +37,59 @@ pub fn tokenize(text: &str) -> Result<Vec<TokenWithSpan>, String> {
         .map_err(|e| e.to_string())
 }
 
-/// Byte offsets of line starts, to turn token locations (line, character column) into offsets.
+/// Turns token locations (1-based line, character column) into byte offsets in O(1).
 pub struct Lines<'a> {
     text: &'a str,
-    starts: Vec<usize>,
+    /// Per line: its byte offset, and its character offset when the text is not ASCII.
+    starts: Vec<(usize, usize)>,
+    /// Byte offset of every character, only for non-ASCII text (ASCII: characters are bytes).
+    char_bytes: Option<Vec<usize>>,
 }
 
 impl<'a> Lines<'a> {
     pub fn new(text: &'a str) -> Lines<'a> {
-        let mut starts = vec![0];
-        starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
-        Lines { text, starts }
+        let mut starts = vec![(0, 0)];
+        let char_bytes = if text.is_ascii() {
+            starts.extend(text.match_indices('\n').map(|(i, _)| (i + 1, i + 1)));
+            None
+        } else {
+            let mut bytes = Vec::with_capacity(text.len());
+            for (n, (i, c)) in text.char_indices().enumerate() {
+                bytes.push(i);
+                if c == '\n' {
+                    starts.push((i + 1, n + 1));
+                }
+            }
+            Some(bytes)
+        };
+        Lines {
+            text,
+            starts,
+            char_bytes,
+        }
     }
 
-    /// The byte offset of a location (1-based line and character column), clamped to the text.
+    /// The byte offset of a location, clamped to the text (and to the end of its line's text).
     pub fn offset(&self, loc: Location) -> usize {
         let line = (loc.line.max(1) - 1) as usize;
-        let Some(&start) = self.starts.get(line) else {
+        let Some(&(byte, chars)) = self.starts.get(line) else {
             return self.text.len();
         };
         let col = loc.column.max(1) as usize - 1;
-        self.text[start..]
-            .char_indices()
-            .nth(col)
-            .map_or(self.text.len(), |(i, _)| start + i)
+        match &self.char_bytes {
+            None => (byte + col).min(self.text.len()),
+            Some(bytes) => bytes.get(chars + col).copied().unwrap_or(self.text.len()),
+        }
     }
+}
+
+/// Token index by start location, so each column's name token is found in O(1).
+pub fn token_index(tokens: &[TokenWithSpan]) -> HashMap<(u64, u64), usize> {
+    tokens
+        .iter()
+        .enumerate()
+        .map(|(i, t)| ((t.span.start.line, t.span.start.column), i))
+        .collect()
 }
 
 fn significant(t: &TokenWithSpan) -> bool {
@@ -89,8 +119,8 @@ fn kind(words: &[Option<Keyword>]) -> Kind {
             }
         }
         Some(
-            DROP | ALTER | PRAGMA | BEGIN | COMMIT | END | ROLLBACK | INSERT | ANALYZE | VACUUM
-            | REINDEX | SAVEPOINT | RELEASE | ATTACH | DETACH,
+            DROP | ALTER | PRAGMA | BEGIN | COMMIT | END | ROLLBACK | INSERT | REPLACE | ANALYZE
+            | VACUUM | REINDEX | SAVEPOINT | RELEASE | ATTACH | DETACH,
         ) => Kind::Ignored,
         _ => Kind::NotDdl,
     }
@@ -176,10 +206,11 @@ fn ends_type(k: Keyword) -> bool {
 pub fn column_type<'a>(
     text: &'a str,
     tokens: &[TokenWithSpan],
+    index: &HashMap<(u64, u64), usize>,
     lines: &Lines<'_>,
     name_start: Location,
 ) -> Option<&'a str> {
-    let at = tokens.iter().position(|t| t.span.start == name_start)?;
+    let at = *index.get(&(name_start.line, name_start.column))?;
     let mut rest = tokens[at + 1..]
         .iter()
         .filter(|t| significant(t))
@@ -264,7 +295,7 @@ mod tests {
                 .iter()
                 .find(|t| matches!(&t.token, Token::Word(w) if w.value == name))
                 .unwrap();
-            column_type(text, &tokens, &lines, t.span.start).unwrap()
+            column_type(text, &tokens, &token_index(&tokens), &lines, t.span.start).unwrap()
         };
         assert_eq!(ty("a b"), "varchar( 20 )");
         assert_eq!(ty("c"), "unsigned big int");
@@ -276,6 +307,9 @@ mod tests {
 
     #[test]
     fn offsets_count_characters() {
+        let ascii = Lines::new("ab\ncd");
+        assert_eq!(ascii.offset(Location { line: 2, column: 2 }), 4);
+        assert_eq!(ascii.offset(Location { line: 2, column: 9 }), 5);
         let text = "é\nxé y";
         let lines = Lines::new(text);
         // Line 2 starts at byte 3; its third character (the space) is at byte 6.
