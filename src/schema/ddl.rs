@@ -17,11 +17,12 @@
 //! length; otherwise it is dropped, as SQLite itself only complains when the key is used.
 //!
 //! Statements other than `CREATE TABLE` that belong in a schema or a schema dump are ignored
-//! (`CREATE INDEX/VIEW/TRIGGER/VIRTUAL TABLE`, `DROP`, `ALTER`, `PRAGMA`, transactions, `INSERT`), as
-//! are empty statements and comments. Errors, each naming the statement: a statement that is not
-//! DDL (a query, garbage), a `CREATE TABLE` that does not parse, `CREATE TABLE ... AS SELECT`, a
-//! table declared twice without `IF NOT EXISTS`, a repeated column, two primary keys, a key naming
-//! a column the table lacks, and text with no `CREATE TABLE` at all.
+//! (`CREATE INDEX/VIEW/TRIGGER/VIRTUAL TABLE`, `DROP`, `ALTER`, `PRAGMA`, transactions, `INSERT`,
+//! `REPLACE`), as are empty statements and comments. Errors, each naming the statement: a
+//! statement that is not DDL (a query, garbage), a `CREATE TABLE` that does not parse,
+//! `CREATE TABLE ... AS SELECT`, a table declared twice without `IF NOT EXISTS`, a repeated
+//! column, two primary keys, a key naming a column the table lacks, and text with no
+//! `CREATE TABLE` at all.
 
 mod split;
 

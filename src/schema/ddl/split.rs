@@ -14,7 +14,7 @@ pub enum Kind {
     /// `CREATE [TEMP|TEMPORARY] TABLE`: builds a table.
     CreateTable,
     /// Other schema or schema-dump statements (`CREATE INDEX/VIEW/TRIGGER/VIRTUAL TABLE`, `DROP`,
-    /// `ALTER`, `PRAGMA`, transactions, `INSERT`): ignored.
+    /// `ALTER`, `PRAGMA`, transactions, `INSERT`, `REPLACE`): ignored.
     Ignored,
     /// Anything else (a query, `UPDATE`, garbage): not DDL.
     NotDdl,
