@@ -77,7 +77,7 @@ pub fn plan_with_inferred_schema(sql: &str) -> std::result::Result<QueryPlan, St
         ));
     }
     let statements = crate::parse::parse_sql(sql).map_err(|e| e.to_string())?;
-    let schema = Schema::default(); let _ = &statements; // MERGE-FIX: Schema::infer
+    let schema = Schema::infer(&statements);
     super::plan_sql(sql, &schema)
 }
 

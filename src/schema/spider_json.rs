@@ -2,16 +2,10 @@
 
 use serde_json::Value;
 
-use super::{Column, Schema, Table};
+use super::{ForeignKey, Schema};
 use crate::error::{Error, Result};
 
-fn bad(message: impl Into<String>) -> Error {
-    Error::Argument {
-        function: "schema",
-        argument: "schema",
-        message: message.into(),
-    }
-}
+use super::bad;
 
 /// Parses the text of one tables.json entry.
 pub(super) fn from_entry_text(text: &str) -> Result<Schema> {
@@ -61,15 +55,13 @@ pub fn from_entry(v: &Value) -> Result<Schema> {
         })
         .unwrap_or_default();
 
-    let mut tables: Vec<Table> = table_names
-        .iter()
-        .map(|n| Table {
-            name: n.clone(),
-            norm: n.to_lowercase(),
-            columns: Vec::new(),
-        })
-        .collect();
-    let mut columns = Vec::new();
+    let mut schema = Schema {
+        db_id,
+        ..Schema::default()
+    };
+    for n in &table_names {
+        schema.push_table(n);
+    }
     // ordinal -> index into `columns`
     let mut by_ordinal: Vec<Option<usize>> = Vec::with_capacity(cols.len());
     for (ordinal, c) in cols.iter().enumerate() {
@@ -85,21 +77,18 @@ pub fn from_entry(v: &Value) -> Result<Schema> {
             by_ordinal.push(None);
             continue;
         }
-        let t = t as usize;
-        let table = tables.get_mut(t).ok_or_else(|| {
-            bad(format!(
-                "column '{name}' names table {t}, which does not exist"
-            ))
-        })?;
-        table.columns.push(columns.len());
-        by_ordinal.push(Some(columns.len()));
-        columns.push(Column {
-            table: t,
-            name: name.to_string(),
-            norm: name.to_lowercase(),
-            ty: types.get(ordinal).cloned().unwrap_or_default(),
-            ordinal,
-        });
+        let t = usize::try_from(t)
+            .ok()
+            .filter(|&t| t < schema.tables.len())
+            .ok_or_else(|| {
+                bad(format!(
+                    "column '{name}' names table {t}, which does not exist"
+                ))
+            })?;
+        let ty = types.get(ordinal).map(String::as_str).unwrap_or("");
+        let i = schema.push_column(t, name, ty);
+        schema.columns[i].ordinal = ordinal;
+        by_ordinal.push(Some(i));
     }
     let resolve = |x: &Value, what: &str| -> Result<usize> {
         let i = index(x, what)?;
@@ -112,40 +101,96 @@ pub fn from_entry(v: &Value) -> Result<Schema> {
                 ))
             })
     };
-    let mut primary_keys = Vec::new();
     if let Some(pks) = v.get("primary_keys").and_then(Value::as_array) {
         for pk in pks {
             // Some datasets write composite keys as nested lists.
             match pk.as_array() {
                 Some(list) => {
                     for x in list {
-                        primary_keys.push(resolve(x, "primary_keys")?);
+                        schema.primary_keys.push(resolve(x, "primary_keys")?);
                     }
                 }
-                None => primary_keys.push(resolve(pk, "primary_keys")?),
+                None => schema.primary_keys.push(resolve(pk, "primary_keys")?),
             }
         }
     }
-    let mut foreign_keys = Vec::new();
     if let Some(fks) = v.get("foreign_keys").and_then(Value::as_array) {
         for fk in fks {
             let pair = fk
                 .as_array()
                 .filter(|p| p.len() == 2)
                 .ok_or_else(|| bad("'foreign_keys' holds a non-pair"))?;
-            foreign_keys.push((
+            schema.foreign_keys.push((
                 resolve(&pair[0], "foreign_keys")?,
                 resolve(&pair[1], "foreign_keys")?,
             ));
         }
     }
-    Ok(Schema {
-        db_id,
-        tables,
-        columns,
-        primary_keys,
-        foreign_keys,
-    })
+    group_keys(&mut schema);
+    schema.mark_unique_columns();
+    Ok(schema)
+}
+
+/// Builds the per-table keys from Spider's flat lists (which stay as they are).
+///
+/// A table's primary-key columns form its one primary key. Foreign-key pairs are single-column
+/// foreign keys, except that pairs between the same two tables whose referenced columns together
+/// are the referenced table's composite primary key (each once, in any order) form one composite
+/// foreign key; an incomplete group falls back to single-column keys.
+fn group_keys(schema: &mut Schema) {
+    for &c in &schema.primary_keys {
+        let t = schema.columns[c].table;
+        let pk = &mut schema.tables[t].primary_key;
+        if !pk.contains(&c) {
+            pk.push(c);
+        }
+    }
+    let mut open: Vec<ForeignKey> = Vec::new();
+    let mut done: Vec<(usize, ForeignKey)> = Vec::new();
+    let single = |a: usize, b: usize, to: usize| ForeignKey {
+        columns: vec![a],
+        referenced_table: to,
+        referenced_columns: vec![b],
+    };
+    for &(a, b) in &schema.foreign_keys {
+        let (from, to) = (schema.columns[a].table, schema.columns[b].table);
+        let pk = &schema.tables[to].primary_key;
+        if pk.len() < 2 || !pk.contains(&b) {
+            done.push((from, single(a, b, to)));
+            continue;
+        }
+        let slot = open.iter().position(|fk| {
+            fk.referenced_table == to
+                && schema.columns[fk.columns[0]].table == from
+                && !fk.columns.contains(&a)
+                && !fk.referenced_columns.contains(&b)
+        });
+        let i = match slot {
+            Some(i) => i,
+            None => {
+                open.push(ForeignKey {
+                    columns: Vec::new(),
+                    referenced_table: to,
+                    referenced_columns: Vec::new(),
+                });
+                open.len() - 1
+            }
+        };
+        open[i].columns.push(a);
+        open[i].referenced_columns.push(b);
+        if open[i].columns.len() == pk.len() {
+            done.push((from, open.remove(i)));
+        }
+    }
+    for fk in open {
+        let from = schema.columns[fk.columns[0]].table;
+        for (&a, &b) in fk.columns.iter().zip(&fk.referenced_columns) {
+            done.push((from, single(a, b, fk.referenced_table)));
+        }
+    }
+    for (from, fk) in done {
+        schema.tables[from].foreign_keys.push(fk);
+    }
 }
 
 /// Splits the text of a whole tables.json file into (db_id, entry as compact JSON text) rows.

@@ -191,15 +191,15 @@ impl Builder<'_> {
             .table_index(table)
             .ok_or_else(|| format!("no such table: {table}"))?;
         let table_name = self.schema.tables[t].name.clone();
-        let pk: Vec<usize> = self.schema.primary_keys.clone();
         let mut ids: Vec<ColumnId> = Vec::new();
         let cols: Vec<_> = self.schema.tables[t]
             .columns
             .iter()
-            .filter_map(|&c| self.schema.columns.get(c).map(|col| (c, col.clone())))
+            .filter_map(|&c| self.schema.columns.get(c).cloned())
             .collect();
-        for (index, col) in cols {
-            let not_null = pk.contains(&index) || column_not_null(&col);
+        for col in cols {
+            // SQLite's rule: only declared NOT NULL (and INTEGER PRIMARY KEY) columns exclude NULL.
+            let not_null = col.not_null;
             ids.push(self.columns.add(ColumnMeta {
                 name: col.name.clone(),
                 ty: declared_type(&col.ty),
@@ -260,12 +260,6 @@ impl Builder<'_> {
             merged: vec![],
         });
     }
-}
-
-/// True when the schema declares the column NOT NULL.
-fn column_not_null(col: &crate::schema::Column) -> bool {
-    let _ = col;
-    false
 }
 
 /// An inner join on TRUE (a comma in FROM).

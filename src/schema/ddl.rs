@@ -1,0 +1,496 @@
+//! DDL text → [`Schema`]: `CREATE TABLE` statements parsed with sqlparser (SQLite dialect, the
+//! generic one as a fallback), with their columns, declared types and constraints.
+//!
+//! What is read, per `CREATE [TEMP] TABLE [IF NOT EXISTS] name (...)`:
+//!
+//! - names with any quoting (`"a b"`, `` `a b` ``, `[a b]`): `name` keeps the spelling, `norm` is lower case;
+//!   a schema-qualified name (`main.t`) keeps its last part;
+//! - the declared type as written (`TEXT`, `real`, `varchar(20)`, none);
+//! - column constraints `PRIMARY KEY`, `NOT NULL`, `UNIQUE`, `REFERENCES t [(c, ...)]`, and table
+//!   constraints `PRIMARY KEY (a, b)`, `UNIQUE (a, b)`, `FOREIGN KEY (a, b) REFERENCES t [(c, d)]`;
+//!   `DEFAULT`, `CHECK`, `COLLATE`, `AUTOINCREMENT`, `ON DELETE ...` are accepted and not kept;
+//! - `WITHOUT ROWID` (its primary key columns are NOT NULL, as in SQLite).
+//!
+//! Foreign keys are resolved once every table is read, so they may name tables declared later. A
+//! foreign key is kept only when its referenced table exists, its referenced columns exist (a
+//! missing column list means the referenced table's primary key) and both lists have the same
+//! length; otherwise it is dropped, as SQLite itself only complains when the key is used.
+//!
+//! Statements other than `CREATE TABLE` that belong in a schema or a schema dump are ignored
+//! (`CREATE INDEX/VIEW/TRIGGER/VIRTUAL TABLE`, `DROP`, `ALTER`, `PRAGMA`, transactions, `INSERT`,
+//! `REPLACE`), as are empty statements and comments. Errors, each naming the statement: a
+//! statement that is not DDL (a query, garbage), a `CREATE TABLE` that does not parse,
+//! `CREATE TABLE ... AS SELECT`, a table declared twice without `IF NOT EXISTS`, a repeated
+//! column, two primary keys, a key naming a column the table lacks, and text with no
+//! `CREATE TABLE` at all.
+
+mod split;
+
+use std::collections::HashSet;
+
+use sqlparser::ast::{
+    ColumnOption, CreateTable, Expr, ForeignKeyConstraint, Ident, IndexColumn, ObjectName,
+    Statement, TableConstraint,
+};
+use sqlparser::dialect::{Dialect, GenericDialect, SQLiteDialect};
+use sqlparser::parser::Parser;
+use sqlparser::tokenizer::Token;
+
+use super::{bad, ForeignKey, Schema};
+use crate::error::Result;
+use split::{Kind, Lines};
+
+/// Builds a schema from DDL text: one or more statements separated by `;`.
+///
+/// ```
+/// let s = sqlsim::schema::ddl::from_ddl(
+///     "CREATE TABLE a (id INTEGER PRIMARY KEY); CREATE TABLE b (x INT REFERENCES a, y TEXT NOT NULL)",
+/// ).unwrap();
+/// assert_eq!(s.foreign_keys, vec![(1, 0)]);
+/// assert!(s.columns[2].not_null);
+/// ```
+pub fn from_ddl(text: &str) -> Result<Schema> {
+    let mut b = Builder::default();
+    b.add_text(text, "")?;
+    b.finish()
+}
+
+/// A foreign key as written, resolved when every table is known.
+struct PendingFk {
+    table: usize,
+    columns: Vec<usize>,
+    referenced_table: String,
+    referenced_columns: Vec<String>,
+}
+
+/// Collects tables over one or more DDL texts (BIRD arrays hold one text per element).
+#[derive(Default)]
+pub(super) struct Builder {
+    schema: Schema,
+    pending: Vec<PendingFk>,
+}
+
+/// The first characters of a statement, on one line, for error messages.
+fn snippet(text: &str) -> String {
+    let one_line: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    match one_line.char_indices().nth(60) {
+        Some((i, _)) => format!("{}...", &one_line[..i]),
+        None => one_line,
+    }
+}
+
+fn parse_with(dialect: &dyn Dialect, text: &str) -> std::result::Result<Statement, String> {
+    let mut parser = Parser::new(dialect)
+        .with_recursion_limit(crate::parse::RECURSION_LIMIT)
+        .try_with_sql(text)
+        .map_err(|e| e.to_string())?;
+    let statement = parser.parse_statement().map_err(|e| e.to_string())?;
+    match parser.peek_token().token {
+        Token::EOF | Token::SemiColon => Ok(statement),
+        t => Err(format!("unexpected '{t}' after the statement")),
+    }
+}
+
+/// Parses one `CREATE TABLE` statement: SQLite dialect, then the generic one.
+fn parse_create(text: &str) -> std::result::Result<CreateTable, String> {
+    let statement = parse_with(&SQLiteDialect {}, text)
+        .or_else(|first| parse_with(&GenericDialect {}, text).map_err(|_| first))?;
+    match statement {
+        Statement::CreateTable(ct) => Ok(ct),
+        other => Err(format!(
+            "is not a CREATE TABLE statement ({})",
+            snippet(&other.to_string())
+        )),
+    }
+}
+
+fn last_ident(name: &ObjectName) -> Option<&Ident> {
+    name.0.last().and_then(|p| p.as_ident())
+}
+
+/// The column named by a key's index column (`a`, `t.a`, `a DESC`); `None` for an expression.
+fn index_column_name(c: &IndexColumn) -> Option<&str> {
+    match &c.column.expr {
+        Expr::Identifier(id) => Some(&id.value),
+        Expr::CompoundIdentifier(ids) => ids.last().map(|i| i.value.as_str()),
+        _ => None,
+    }
+}
+
+impl Builder {
+    /// Adds the tables of one DDL text; `context` prefixes error messages (e.g. "element 2 of the
+    /// JSON array: ").
+    pub(super) fn add_text(&mut self, text: &str, context: &str) -> Result<()> {
+        let pieces =
+            split::split(text).map_err(|e| bad(format!("{context}does not tokenize: {e}")))?;
+        for piece in pieces {
+            let what = format!(
+                "{context}statement {} ({})",
+                piece.number,
+                snippet(piece.text)
+            );
+            match piece.kind {
+                Kind::Ignored => {}
+                Kind::NotDdl => {
+                    return Err(bad(format!(
+                        "{what} is not DDL: expected CREATE TABLE statements"
+                    )))
+                }
+                Kind::CreateTable => {
+                    let ct = parse_create(piece.text)
+                        .map_err(|e| bad(format!("{what} does not parse: {e}")))?;
+                    self.add_table(&ct, piece.text)
+                        .map_err(|e| bad(format!("{what}: {e}")))?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn add_table(&mut self, ct: &CreateTable, text: &str) -> std::result::Result<(), String> {
+        let name = last_ident(&ct.name).ok_or("the table name is not an identifier")?;
+        if ct.query.is_some() || ct.like.is_some() || ct.clone.is_some() {
+            return Err(
+                "CREATE TABLE ... AS/LIKE/CLONE is not supported; declare the columns".into(),
+            );
+        }
+        if self.schema.table_index(&name.value).is_some() {
+            if ct.if_not_exists {
+                return Ok(());
+            }
+            return Err(format!("table '{}' is declared twice", name.value));
+        }
+        let t = self.schema.push_table(&name.value);
+        let tokens = split::tokenize(text).unwrap_or_default();
+        let token_index = split::token_index(&tokens);
+        let lines = Lines::new(text);
+        let mut seen = HashSet::new();
+        let mut primary: Option<Vec<usize>> = None;
+        let mut set_primary = |cols: Vec<usize>| match primary.replace(cols) {
+            None => Ok(()),
+            Some(_) => Err(format!(
+                "table '{}' has more than one primary key",
+                name.value
+            )),
+        };
+        let mut uniques: Vec<Vec<usize>> = Vec::new();
+        let mut fks: Vec<(Vec<usize>, &ForeignKeyConstraint)> = Vec::new();
+        for def in &ct.columns {
+            if !seen.insert(def.name.value.to_lowercase()) {
+                return Err(format!("column '{}' is declared twice", def.name.value));
+            }
+            let ty = split::column_type(text, &tokens, &token_index, &lines, def.name.span.start)
+                .map(str::to_string)
+                .unwrap_or_else(|| match def.data_type {
+                    sqlparser::ast::DataType::Unspecified => String::new(),
+                    ref d => d.to_string(),
+                });
+            let c = self.schema.push_column(t, &def.name.value, &ty);
+            for opt in &def.options {
+                match &opt.option {
+                    ColumnOption::NotNull => self.schema.columns[c].not_null = true,
+                    ColumnOption::PrimaryKey(_) => set_primary(vec![c])?,
+                    ColumnOption::Unique(_) => uniques.push(vec![c]),
+                    ColumnOption::ForeignKey(fk) => fks.push((vec![c], fk)),
+                    _ => {}
+                }
+            }
+        }
+        let resolve =
+            |schema: &Schema, names: &mut dyn Iterator<Item = Option<&str>>, what: &str| {
+                names
+                    .map(|n| {
+                        let n =
+                            n.ok_or_else(|| format!("{what} over an expression is not supported"))?;
+                        schema.column_index(t, n).ok_or_else(|| {
+                            format!(
+                                "{what} names column '{n}', which table '{}' does not have",
+                                name.value
+                            )
+                        })
+                    })
+                    .collect::<std::result::Result<Vec<usize>, String>>()
+            };
+        for constraint in &ct.constraints {
+            match constraint {
+                TableConstraint::PrimaryKey(pk) => {
+                    let mut names = pk.columns.iter().map(index_column_name);
+                    set_primary(resolve(&self.schema, &mut names, "PRIMARY KEY")?)?;
+                }
+                TableConstraint::Unique(u) => {
+                    let mut names = u.columns.iter().map(index_column_name);
+                    uniques.push(resolve(&self.schema, &mut names, "UNIQUE")?);
+                }
+                TableConstraint::ForeignKey(fk) => {
+                    let mut names = fk.columns.iter().map(|i| Some(i.value.as_str()));
+                    fks.push((resolve(&self.schema, &mut names, "FOREIGN KEY")?, fk));
+                }
+                _ => {}
+            }
+        }
+        let primary = primary.unwrap_or_default();
+        let rowid_alias = match primary.as_slice() {
+            [c] => self.schema.columns[*c].ty.eq_ignore_ascii_case("INTEGER"),
+            _ => false,
+        };
+        if ct.without_rowid || rowid_alias {
+            for &c in &primary {
+                self.schema.columns[c].not_null = true;
+            }
+        }
+        let table = &mut self.schema.tables[t];
+        for key in uniques {
+            let same_as_pk = {
+                let (mut a, mut b) = (key.clone(), primary.clone());
+                a.sort_unstable();
+                b.sort_unstable();
+                a == b
+            };
+            if !same_as_pk && !table.unique_keys.contains(&key) {
+                table.unique_keys.push(key);
+            }
+        }
+        table.primary_key = primary;
+        for (columns, fk) in fks {
+            let referenced_table = last_ident(&fk.foreign_table)
+                .map(|i| i.value.to_lowercase())
+                .unwrap_or_default();
+            let referenced_columns = fk
+                .referred_columns
+                .iter()
+                .map(|c| c.value.to_lowercase())
+                .collect();
+            self.pending.push(PendingFk {
+                table: t,
+                columns,
+                referenced_table,
+                referenced_columns,
+            });
+        }
+        Ok(())
+    }
+
+    /// Resolves the foreign keys and derives the flags and flat views.
+    pub(super) fn finish(mut self) -> Result<Schema> {
+        if self.schema.tables.is_empty() {
+            return Err(bad("holds no CREATE TABLE statement"));
+        }
+        for fk in std::mem::take(&mut self.pending) {
+            if let Some(resolved) = self.resolve_fk(&fk) {
+                self.schema.tables[fk.table].foreign_keys.push(resolved);
+            }
+        }
+        self.schema.mark_unique_columns();
+        self.schema.flatten_keys();
+        Ok(self.schema)
+    }
+
+    fn resolve_fk(&self, fk: &PendingFk) -> Option<ForeignKey> {
+        let to = self.schema.table_index(&fk.referenced_table)?;
+        let referenced_columns: Vec<usize> = if fk.referenced_columns.is_empty() {
+            self.schema.tables[to].primary_key.clone()
+        } else {
+            fk.referenced_columns
+                .iter()
+                .map(|n| self.schema.column_index(to, n))
+                .collect::<Option<_>>()?
+        };
+        (!referenced_columns.is_empty() && referenced_columns.len() == fk.columns.len()).then(
+            || ForeignKey {
+                columns: fk.columns.clone(),
+                referenced_table: to,
+                referenced_columns,
+            },
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::schema::Affinity;
+
+    fn schema(text: &str) -> Schema {
+        from_ddl(text).unwrap_or_else(|e| panic!("{text}: {e}"))
+    }
+
+    fn error(text: &str) -> String {
+        from_ddl(text).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn columns_types_and_quoting() {
+        let s = schema(
+            "CREATE TABLE IF NOT EXISTS \"My Table\" (\n  `Academic Year` TEXT null,\n  [School Code] real,\n  \
+             plain,\n  d DATE NOT NULL DEFAULT '2020-01-01' CHECK (d > 0)\n)",
+        );
+        assert_eq!(s.tables.len(), 1);
+        assert_eq!(
+            (s.tables[0].name.as_str(), s.tables[0].norm.as_str()),
+            ("My Table", "my table")
+        );
+        let cols: Vec<(&str, &str, &str, usize, bool)> = s
+            .columns
+            .iter()
+            .map(|c| {
+                (
+                    c.name.as_str(),
+                    c.norm.as_str(),
+                    c.ty.as_str(),
+                    c.ordinal,
+                    c.not_null,
+                )
+            })
+            .collect();
+        assert_eq!(
+            cols,
+            [
+                ("Academic Year", "academic year", "TEXT", 1, false),
+                ("School Code", "school code", "real", 2, false),
+                ("plain", "plain", "", 3, false),
+                ("d", "d", "DATE", 4, true),
+            ]
+        );
+        let aff: Vec<Affinity> = s.columns.iter().map(|c| c.affinity()).collect();
+        assert_eq!(
+            aff,
+            [
+                Affinity::Text,
+                Affinity::Real,
+                Affinity::Blob,
+                Affinity::Numeric
+            ]
+        );
+        assert_eq!(s.column_index(0, "SCHOOL CODE"), Some(1));
+    }
+
+    #[test]
+    fn keys_inline_and_as_table_constraints() {
+        let s = schema(
+            "CREATE TABLE a (id INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT, code TEXT UNIQUE, x, y, \
+               UNIQUE (x, y), UNIQUE (y, x));\n\
+             CREATE TABLE b (a_id INT, n INT, PRIMARY KEY (a_id, n), FOREIGN KEY (a_id) REFERENCES a (id));\n\
+             CREATE TABLE c (k TEXT PRIMARY KEY, ba, bn, FOREIGN KEY (ba, bn) REFERENCES b ON DELETE CASCADE) WITHOUT ROWID;",
+        );
+        let (a, b, c) = (&s.tables[0], &s.tables[1], &s.tables[2]);
+        assert_eq!(a.primary_key, [0]);
+        assert_eq!(a.unique_keys, [vec![1], vec![2, 3], vec![3, 2]]);
+        assert_eq!(b.primary_key, [4, 5]);
+        assert_eq!(
+            b.foreign_keys,
+            [ForeignKey {
+                columns: vec![4],
+                referenced_table: 0,
+                referenced_columns: vec![0]
+            }]
+        );
+        // A missing referenced column list means the referenced table's primary key.
+        assert_eq!(
+            c.foreign_keys,
+            [ForeignKey {
+                columns: vec![7, 8],
+                referenced_table: 1,
+                referenced_columns: vec![4, 5]
+            }]
+        );
+        assert_eq!(s.primary_keys, [0, 4, 5, 6]);
+        assert_eq!(s.foreign_keys, [(4, 0), (7, 4), (8, 5)]);
+        let unique: Vec<&str> = s
+            .columns
+            .iter()
+            .filter(|c| c.unique)
+            .map(|c| c.name.as_str())
+            .collect();
+        assert_eq!(unique, ["id", "code", "k"]);
+        // NOT NULL: declared (id); WITHOUT ROWID primary key (k); composite INT key stays nullable.
+        let not_null: Vec<&str> = s
+            .columns
+            .iter()
+            .filter(|c| c.not_null)
+            .map(|c| c.name.as_str())
+            .collect();
+        assert_eq!(not_null, ["id", "k"]);
+    }
+
+    #[test]
+    fn integer_primary_key_is_the_rowid() {
+        let s = schema("CREATE TABLE t (id integer primary key)");
+        assert!(s.columns[0].not_null && s.columns[0].unique);
+        let s = schema("CREATE TABLE t (id int primary key)");
+        assert!(!s.columns[0].not_null && s.columns[0].unique);
+    }
+
+    #[test]
+    fn foreign_keys_forward_self_and_dangling() {
+        let s = schema(
+            "CREATE TABLE child (id INTEGER PRIMARY KEY, parent REFERENCES parent(pid), boss REFERENCES child, \
+               ghost REFERENCES nowhere(x), bad REFERENCES parent(nope), FOREIGN KEY (id, boss) REFERENCES parent);\n\
+             CREATE TABLE Parent (pid INTEGER PRIMARY KEY, UNIQUE (pid))",
+        );
+        let fks: Vec<(Vec<usize>, usize, Vec<usize>)> = s.tables[0]
+            .foreign_keys
+            .iter()
+            .map(|f| {
+                (
+                    f.columns.clone(),
+                    f.referenced_table,
+                    f.referenced_columns.clone(),
+                )
+            })
+            .collect();
+        // Forward reference kept, self reference kept, unknown table/column and arity mismatch dropped.
+        assert_eq!(fks, [(vec![1], 1, vec![5]), (vec![2], 0, vec![0])]);
+        assert!(
+            s.tables[1].unique_keys.is_empty(),
+            "UNIQUE equal to the primary key is not repeated"
+        );
+    }
+
+    #[test]
+    fn ignores_other_statements() {
+        let s = schema(
+            "PRAGMA foreign_keys = ON; BEGIN TRANSACTION;\n-- comment\n;;\n\
+             CREATE TABLE t (a);\nCREATE INDEX i ON t (a);\nCREATE VIEW v AS SELECT a FROM t;\n\
+             INSERT INTO t VALUES (1);\nCREATE TABLE IF NOT EXISTS t (b);\nCOMMIT;",
+        );
+        assert_eq!(s.tables.len(), 1);
+        assert_eq!(s.columns.len(), 1);
+    }
+
+    #[test]
+    fn errors_say_which_statement_and_why() {
+        let e = error("CREATE TABLE a (x); SELECT * FROM a");
+        assert!(
+            e.contains("statement 2 (SELECT * FROM a) is not DDL"),
+            "{e}"
+        );
+        let e = error("CREATE TABLE a (x,, y)");
+        assert!(
+            e.contains("statement 1 (CREATE TABLE a (x,, y)) does not parse"),
+            "{e}"
+        );
+        for (text, needle) in [
+            ("", "no CREATE TABLE"),
+            ("-- nothing", "no CREATE TABLE"),
+            ("CREATE INDEX i ON t (a)", "no CREATE TABLE"),
+            ("CREATE TABLE a (x); CREATE TABLE A (y)", "declared twice"),
+            ("CREATE TABLE a (x, X)", "column 'X' is declared twice"),
+            (
+                "CREATE TABLE a (x PRIMARY KEY, PRIMARY KEY (x))",
+                "more than one primary key",
+            ),
+            ("CREATE TABLE a (x, PRIMARY KEY (y))", "names column 'y'"),
+            (
+                "CREATE TABLE a (x, FOREIGN KEY (z) REFERENCES b)",
+                "names column 'z'",
+            ),
+            ("CREATE TABLE a AS SELECT 1 AS x", "AS/LIKE"),
+            ("hello world", "not DDL"),
+            ("CREATE TABLE a (x TEXT DEFAULT 'unterminated)", "tokenize"),
+        ] {
+            let e = error(text);
+            assert!(e.contains(needle), "{text}: {e}");
+            assert!(e.starts_with("schema(): argument 'schema' "), "{e}");
+        }
+    }
+}
