@@ -19,7 +19,7 @@ pub fn debug_json(host: Host) -> Json {
         "version": env!("CARGO_PKG_VERSION"),
         "git": option_env!("SQLSIM_GIT_HASH").unwrap_or("unknown"),
         "host": host.name(),
-        "features": ["ast_ted", "astpm", "spider_eval", "exec_match", "parse_cache", "rayon", "mimalloc"],
+        "features": ["ast_ted", "astpm", "relpm", "sql_plan", "plan_cache", "spider_eval", "exec_match", "parse_cache", "rayon", "mimalloc"],
         "functions": SCALAR_FUNCTIONS.len() + TABLE_FUNCTIONS.len(),
         "threads": rayon::current_num_threads(),
         "limits": {

@@ -15,7 +15,9 @@ fn schema() -> Schema {
 }
 
 fn fixture(rel: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests").join(rel)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join(rel)
 }
 
 /// (rule, cases that the rule rewrites, cases it must leave alone).
@@ -102,7 +104,10 @@ fn run_rule(rule: &str, sql: &str, schema: &Schema) -> (String, String) {
     let before = plan.explain();
     let r = rules::rule(rule).unwrap_or_else(|| panic!("no rule {rule}"));
     let report = rules::optimize_with(&mut plan, &[r]);
-    assert!(report.rejected.is_empty(), "{rule} changed the output of {sql}");
+    assert!(
+        report.rejected.is_empty(),
+        "{rule} changed the output of {sql}"
+    );
     (before, plan.explain())
 }
 
@@ -110,7 +115,10 @@ fn run_rule(rule: &str, sql: &str, schema: &Schema) -> (String, String) {
 fn every_rule_has_golden_cases() {
     let names: Vec<&str> = rules::RULES.iter().map(|r| r.name()).collect();
     for n in &names {
-        assert!(CASES.iter().any(|(r, _, _)| r == n), "rule {n} has no golden cases");
+        assert!(
+            CASES.iter().any(|(r, _, _)| r == n),
+            "rule {n} has no golden cases"
+        );
     }
 }
 
@@ -123,7 +131,9 @@ fn rules_match_their_golden_files() {
         for sql in *applies {
             let (before, after) = run_rule(rule, sql, &schema);
             assert_ne!(before, after, "{rule} should rewrite: {sql}");
-            text.push_str(&format!("-- sql: {sql}\n-- before:\n{before}-- after:\n{after}\n"));
+            text.push_str(&format!(
+                "-- sql: {sql}\n-- before:\n{before}-- after:\n{after}\n"
+            ));
         }
         for sql in *leaves {
             let (before, after) = run_rule(rule, sql, &schema);
@@ -134,8 +144,12 @@ fn rules_match_their_golden_files() {
         if update {
             std::fs::write(&path, &text).unwrap();
         } else {
-            let expected = std::fs::read_to_string(&path)
-                .unwrap_or_else(|_| panic!("missing {}; run with SQLSIM_UPDATE_GOLDEN=1", path.display()));
+            let expected = std::fs::read_to_string(&path).unwrap_or_else(|_| {
+                panic!(
+                    "missing {}; run with SQLSIM_UPDATE_GOLDEN=1",
+                    path.display()
+                )
+            });
             assert_eq!(text, expected, "golden mismatch for rule {rule}");
         }
     }
@@ -201,7 +215,11 @@ fn shape(sql: &str, schema: &Schema) -> String {
         .lines()
         .map(|l| {
             if l.trim_start().starts_with("LogicalProject(") {
-                l.split("=[").skip(1).map(|p| p.split(']').next().unwrap_or("")).collect::<Vec<_>>().join(",")
+                l.split("=[")
+                    .skip(1)
+                    .map(|p| p.split(']').next().unwrap_or(""))
+                    .collect::<Vec<_>>()
+                    .join(",")
             } else {
                 l.to_string()
             }

@@ -3,5 +3,5 @@
 pub mod ast_ted;
 pub mod astpm;
 pub mod partial_match;
-pub mod spider;
 pub mod relpm;
+pub mod spider;

@@ -27,7 +27,11 @@ fn operator_label(plan: &Plan) -> String {
 fn add_plan(tree: &mut MatchTree, plan: &Plan, columns: &Columns, parent: Option<usize>) {
     let node = tree.push(&operator_label(plan), NodeKind::Computing, parent);
     let column = |tree: &mut MatchTree, c: u32, parent: usize| {
-        tree.push(columns.meta(c).origin_label(), NodeKind::Content, Some(parent));
+        tree.push(
+            columns.meta(c).origin_label(),
+            NodeKind::Content,
+            Some(parent),
+        );
     };
     match plan {
         Plan::TableScan(t) => {
@@ -38,7 +42,11 @@ fn add_plan(tree: &mut MatchTree, plan: &Plan, columns: &Columns, parent: Option
                 column(tree, *g, node);
             }
             for c in &a.calls {
-                let label = format!("{}{}", c.func.name(), if c.distinct { " DISTINCT" } else { "" });
+                let label = format!(
+                    "{}{}",
+                    c.func.name(),
+                    if c.distinct { " DISTINCT" } else { "" }
+                );
                 let call = tree.push(&label, NodeKind::Computing, Some(node));
                 for x in &c.args {
                     column(tree, *x, call);
@@ -77,7 +85,11 @@ fn add_plan(tree: &mut MatchTree, plan: &Plan, columns: &Columns, parent: Option
 fn add_expr(tree: &mut MatchTree, e: &Expr, columns: &Columns, parent: usize) {
     match e {
         Expr::Column(c) => {
-            tree.push(columns.meta(*c).origin_label(), NodeKind::Content, Some(parent));
+            tree.push(
+                columns.meta(*c).origin_label(),
+                NodeKind::Content,
+                Some(parent),
+            );
         }
         Expr::Literal(l) => {
             tree.push(&literal_text(l), NodeKind::Content, Some(parent));

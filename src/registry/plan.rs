@@ -1,8 +1,8 @@
 //! Glue between the registry and the plan module: `sql_plan`, `sql_plan_error` and `relpm`.
 
+use super::partial::{alpha, beta};
 use super::{Args, Output};
 use crate::error::Result;
-use super::partial::{alpha, beta};
 use crate::metrics::relpm::relpm as relpm_scores;
 use crate::plan::prepared::{prepare_plan, PreparedPlan};
 use std::sync::Arc;

@@ -118,7 +118,11 @@ impl Builder<'_> {
         let mut project: Vec<(ColumnId, Expr)> = Vec::new();
         for item in &items {
             let id = match (&item.expr, item.aliased) {
-                (Expr::Column(c), false) if self.columns.name(*c).eq_ignore_ascii_case(&item.name) => *c,
+                (Expr::Column(c), false)
+                    if self.columns.name(*c).eq_ignore_ascii_case(&item.name) =>
+                {
+                    *c
+                }
                 (e, _) => {
                     let ty = e.data_type(&self.columns);
                     let label = e.digest(&self.columns);
