@@ -9,10 +9,13 @@ use super::node::Plan;
 use super::QueryPlan;
 use crate::metrics::partial_match::{MatchTree, NodeKind};
 
-/// The RelPM tree of a plan.
+/// The RelPM tree of a plan, under a `Query` root shared by every plan (as ASTPM's trees are), so
+/// that plans whose top operators differ (`MAX(x)` against `ORDER BY x DESC LIMIT 1`) still compare
+/// their inputs instead of scoring 0 at the root.
 pub fn match_tree(plan: &QueryPlan) -> MatchTree {
     let mut tree = MatchTree::new();
-    add_plan(&mut tree, &plan.root, &plan.columns, None);
+    let root = tree.push("Query", NodeKind::Computing, None);
+    add_plan(&mut tree, &plan.root, &plan.columns, Some(root));
     tree
 }
 
