@@ -26,8 +26,12 @@ pub fn debug_json(host: Host) -> Json {
             "max_sql_bytes": crate::prepare::MAX_SQL_BYTES,
             "max_tree_nodes": crate::prepare::MAX_TREE_NODES,
             "max_match_node_pairs": crate::metrics::partial_match::MAX_NODE_PAIRS,
+            "max_plan_depth": crate::plan::build::MAX_BUILD_DEPTH,
+            "max_plan_columns": crate::plan::build::MAX_PLAN_COLUMNS,
+            "max_rule_passes": crate::plan::rules::MAX_PASSES,
         },
         "cache_entries": crate::prepare::cached_count(),
+        "plan_cache_entries": crate::plan::prepared::cached_plans(),
     })
 }
 

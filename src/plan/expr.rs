@@ -336,6 +336,14 @@ impl Expr {
         ok
     }
 
+    /// Number of nodes in the expression (subquery plans count as one).
+    pub fn size(&self) -> usize {
+        match self {
+            Expr::Call(_, args) => 1 + args.iter().map(Expr::size).sum::<usize>(),
+            _ => 1,
+        }
+    }
+
     /// True when the expression contains a subquery.
     pub fn has_subquery(&self) -> bool {
         match self {

@@ -89,3 +89,15 @@ def test_relpm_vectorized_rows_keep_their_order(host):
     assert len(rows) == 3000
     assert {s for i, s in rows if i % 3 == 1} == {1.0}
     assert all(s < 1.0 for i, s in rows if i % 3 != 1)
+
+
+def test_pathological_queries_are_bounded(host):
+    deep = "SELECT " + " + ".join(["a"] * 3000) + " FROM t"
+    assert host.value("SELECT sql_plan(?)", [deep]) is None
+    assert "deep" in host.value("SELECT sql_plan_error(?)", [deep])
+    nested = "SELECT a + a AS a FROM t"
+    for _ in range(12):
+        nested = f"SELECT a + a AS a FROM ({nested}) AS s"
+    plan = host.value("SELECT sql_plan(?)", [nested])
+    assert plan is not None and len(plan) < 200_000
+    assert host.value("SELECT relpm(?, ?)", [nested, nested]) == 1.0

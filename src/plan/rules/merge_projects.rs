@@ -1,7 +1,8 @@
 //! Derived-table and view inlining: a Project over a Project becomes one Project (the inner
 //! expressions substituted into the outer ones), and a Project that passes its input through
 //! unchanged disappears. Skipped when an inner expression is volatile or holds a subquery and
-//! is read more than once.
+//! is read more than once, or when a merged expression would exceed
+//! [`MAX_MERGED_EXPR_NODES`] nodes.
 
 use super::{bottom_up, Rule, RuleContext};
 use crate::plan::columns::ColumnId;
@@ -9,6 +10,9 @@ use crate::plan::expr::Expr;
 use crate::plan::node::{Plan, Project};
 
 pub struct MergeProjects;
+
+/// Largest expression a merge may create.
+pub const MAX_MERGED_EXPR_NODES: usize = 256;
 
 impl Rule for MergeProjects {
     fn name(&self) -> &'static str {
@@ -48,11 +52,17 @@ fn merge(node: Plan) -> Plan {
             }
             let defs = inner.items.clone();
             let lookup = |c: ColumnId| defs.iter().find(|(id, _)| *id == c).map(|(_, e)| e.clone());
-            outer.items = outer
+            let merged: Vec<(ColumnId, Expr)> = outer
                 .items
                 .iter()
                 .map(|(id, e)| (*id, e.substitute(&lookup)))
                 .collect();
+            // Nested derived tables that each read a column twice would double the expressions
+            // at every level; past a bound the Projects stay separate.
+            if merged.iter().any(|(_, e)| e.size() > MAX_MERGED_EXPR_NODES) {
+                return Plan::Project(outer);
+            }
+            outer.items = merged;
             let Plan::Project(inner) = std::mem::replace(&mut *outer.input, Plan::empty()) else {
                 return Plan::Project(outer);
             };
