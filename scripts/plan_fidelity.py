@@ -147,7 +147,13 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--sets", default=",".join(SETS))
     ap.add_argument("--examples", type=int, default=2)
+    ap.add_argument("--data", default=None, help="shared data folder (default $SQLSIM_DATA or ../shared/data)")
+    ap.add_argument("--floor", type=float, default=None,
+                    help="exit 1 when the share of SQLite-accepted queries that plan is below this")
     args = ap.parse_args()
+    global DATA
+    if args.data:
+        DATA = Path(args.data)
     import duckdb
 
     con = duckdb.connect(config={"allow_unsigned_extensions": "true"})
@@ -213,6 +219,12 @@ def main():
     print(f"\n== all sets: planned {pct('planned', 'queries')} of {c['queries']}; of SQLite-accepted "
           f"{pct('planned_of_sqlite_ok', 'sqlite_ok')} of {c['sqlite_ok']}; skeleton exact {pct('same', 'compared')}, "
           f"ignoring Projects {pct('same_without_projects', 'compared')} of {c['compared']}")
+    if args.floor is not None and c["sqlite_ok"]:
+        share = c["planned_of_sqlite_ok"] / c["sqlite_ok"]
+        if share < args.floor:
+            print(f"plan_fidelity.py: coverage {share:.4f} is below the floor {args.floor}", file=sys.stderr)
+            sys.exit(1)
+        print(f"coverage floor {args.floor}: met ({share:.4f})")
 
 
 if __name__ == "__main__":
