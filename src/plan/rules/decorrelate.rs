@@ -3,9 +3,13 @@
 //! semi join on `x = y`; `x NOT IN (SELECT y ...)` an anti join on
 //! `x = y OR x IS NULL OR y IS NULL` (the NULL terms dropped where a column cannot be NULL), which
 //! is exactly NOT IN's three-valued meaning. An uncorrelated scalar subquery that always returns
-//! one row (an aggregate without GROUP BY) becomes a join with that row, in Filters and Projects.
+//! one row (an aggregate without GROUP BY) becomes a join with that row, in Filters and Projects;
+//! a scalar aggregate correlated by equalities becomes a left join with the aggregate grouped by the
+//! correlated columns (`correlated_aggregate.rs`).
 //! Anything else (subqueries under OR, correlation below an aggregate or a LIMIT, scalar
 //! subqueries that may return no row or several) is left as it is.
+
+mod correlated_aggregate;
 
 use super::{bottom_up, Rule, RuleContext};
 use crate::plan::columns::{ColumnId, Columns};
@@ -24,7 +28,7 @@ impl Rule for Decorrelate {
         let columns: &Columns = cx.columns;
         bottom_up(plan, &mut |node| match node {
             Plan::Filter(f) => decorrelate_filter(*f.input, f.condition, columns),
-            Plan::Project(p) => decorrelate_project(p),
+            Plan::Project(p) => decorrelate_project(p, columns),
             other => other,
         })
     }
@@ -47,7 +51,7 @@ fn decorrelate_filter(input: Plan, condition: Expr, columns: &Columns) -> Plan {
                 }
             }
             other => {
-                let (p, t) = join_scalar_subqueries(plan, other);
+                let (p, t) = join_scalar_subqueries(plan, other, columns);
                 plan = p;
                 stay.push(t);
                 continue;
@@ -83,11 +87,11 @@ fn restore(plan: Plan, output: Vec<ColumnId>) -> Plan {
     })
 }
 
-fn decorrelate_project(mut p: Project) -> Plan {
+fn decorrelate_project(mut p: Project, columns: &Columns) -> Plan {
     let mut input = std::mem::replace(&mut *p.input, Plan::empty());
     let mut items = Vec::new();
     for (id, e) in std::mem::take(&mut p.items) {
-        let (plan, e) = join_scalar_subqueries(input, e);
+        let (plan, e) = join_scalar_subqueries(input, e, columns);
         input = plan;
         items.push((id, e));
     }
@@ -97,9 +101,18 @@ fn decorrelate_project(mut p: Project) -> Plan {
 }
 
 /// Replaces every uncorrelated, always-one-row scalar subquery in `e` by a column of a join
-/// between `plan` and the subquery.
-fn join_scalar_subqueries(plan: Plan, e: Expr) -> (Plan, Expr) {
+/// between `plan` and the subquery, and every equality-correlated scalar aggregate by a left join
+/// with the grouped aggregate.
+fn join_scalar_subqueries(plan: Plan, e: Expr, columns: &Columns) -> (Plan, Expr) {
     match e {
+        Expr::Subquery(s)
+            if s.kind == SubqueryKind::Scalar && !s.plan.outer_references().is_empty() =>
+        {
+            match correlated_aggregate::left_join_aggregate(plan, &s.plan) {
+                Ok((joined, value)) => (joined, value),
+                Err(plan) => (plan, Expr::Subquery(s)),
+            }
+        }
         Expr::Subquery(s) if s.kind == SubqueryKind::Scalar && always_one_row(&s.plan) => {
             let value = s.plan.output()[0];
             let joined = Plan::Join(Join {
@@ -114,7 +127,7 @@ fn join_scalar_subqueries(plan: Plan, e: Expr) -> (Plan, Expr) {
             let mut plan = plan;
             let mut out = Vec::new();
             for a in args {
-                let (p, a) = join_scalar_subqueries(plan, a);
+                let (p, a) = join_scalar_subqueries(plan, a, columns);
                 plan = p;
                 out.push(a);
             }
