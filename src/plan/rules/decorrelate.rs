@@ -28,7 +28,7 @@ impl Rule for Decorrelate {
         let columns: &Columns = cx.columns;
         bottom_up(plan, &mut |node| match node {
             Plan::Filter(f) => decorrelate_filter(*f.input, f.condition, columns),
-            Plan::Project(p) => decorrelate_project(p, columns),
+            Plan::Project(p) => decorrelate_project(p),
             other => other,
         })
     }
@@ -51,7 +51,7 @@ fn decorrelate_filter(input: Plan, condition: Expr, columns: &Columns) -> Plan {
                 }
             }
             other => {
-                let (p, t) = join_scalar_subqueries(plan, other, columns);
+                let (p, t) = join_scalar_subqueries(plan, other);
                 plan = p;
                 stay.push(t);
                 continue;
@@ -87,11 +87,11 @@ fn restore(plan: Plan, output: Vec<ColumnId>) -> Plan {
     })
 }
 
-fn decorrelate_project(mut p: Project, columns: &Columns) -> Plan {
+fn decorrelate_project(mut p: Project) -> Plan {
     let mut input = std::mem::replace(&mut *p.input, Plan::empty());
     let mut items = Vec::new();
     for (id, e) in std::mem::take(&mut p.items) {
-        let (plan, e) = join_scalar_subqueries(input, e, columns);
+        let (plan, e) = join_scalar_subqueries(input, e);
         input = plan;
         items.push((id, e));
     }
@@ -103,14 +103,14 @@ fn decorrelate_project(mut p: Project, columns: &Columns) -> Plan {
 /// Replaces every uncorrelated, always-one-row scalar subquery in `e` by a column of a join
 /// between `plan` and the subquery, and every equality-correlated scalar aggregate by a left join
 /// with the grouped aggregate.
-fn join_scalar_subqueries(plan: Plan, e: Expr, columns: &Columns) -> (Plan, Expr) {
+fn join_scalar_subqueries(plan: Plan, e: Expr) -> (Plan, Expr) {
     match e {
         Expr::Subquery(s)
             if s.kind == SubqueryKind::Scalar && !s.plan.outer_references().is_empty() =>
         {
             match correlated_aggregate::left_join_aggregate(plan, &s.plan) {
-                Ok((joined, value)) => (joined, value),
-                Err(plan) => (plan, Expr::Subquery(s)),
+                (joined, Some(value)) => (joined, value),
+                (plan, None) => (plan, Expr::Subquery(s)),
             }
         }
         Expr::Subquery(s) if s.kind == SubqueryKind::Scalar && always_one_row(&s.plan) => {
@@ -127,7 +127,7 @@ fn join_scalar_subqueries(plan: Plan, e: Expr, columns: &Columns) -> (Plan, Expr
             let mut plan = plan;
             let mut out = Vec::new();
             for a in args {
-                let (p, a) = join_scalar_subqueries(plan, a, columns);
+                let (p, a) = join_scalar_subqueries(plan, a);
                 plan = p;
                 out.push(a);
             }

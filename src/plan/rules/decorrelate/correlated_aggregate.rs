@@ -10,10 +10,11 @@ use crate::plan::node::{Aggregate, Join, JoinKind, Plan};
 use crate::plan::rules::push_filters::filter;
 
 /// The left join replacing the scalar subquery `sub` over `left`, and the expression that now
-/// gives the subquery's value; `left` back when the subquery does not have the supported shape.
-pub fn left_join_aggregate(left: Plan, sub: &Plan) -> Result<(Plan, Expr), Plan> {
+/// gives the subquery's value; `left` and `None` when the subquery does not have the supported
+/// shape.
+pub fn left_join_aggregate(left: Plan, sub: &Plan) -> (Plan, Option<Expr>) {
     let Some(parts) = split(&left, sub) else {
-        return Err(left);
+        return (left, None);
     };
     let Parts {
         value,
@@ -59,7 +60,7 @@ pub fn left_join_aggregate(left: Plan, sub: &Plan) -> Result<(Plan, Expr), Plan>
         right: Box::new(right),
         condition: Expr::and(condition),
     });
-    Ok((joined, value))
+    (joined, Some(value))
 }
 
 struct Parts {
