@@ -24,11 +24,18 @@ INSERT INTO pairs VALUES
 SELECT id,
        round(ast_ted(gold, pred), 3) AS ast_ted,
        round(astpm(gold, pred), 4) AS astpm,
+       round(relpm(gold, pred), 4) AS relpm,
        ast_ted_distance(gold, pred) AS distance,
        sql_parse_error(pred) AS pred_error
 FROM pairs ORDER BY id;
 
 SELECT round(avg(ast_ted(gold, pred)), 3) AS mean_ast_ted FROM pairs;
+
+-- The optimized logical plan RelPM compares (schema inferred from the query; pass DDL, a Spider
+-- tables.json entry or a BIRD JSON array as the second argument for declared columns and keys).
+SELECT sql_plan('SELECT name FROM stadium WHERE capacity BETWEEN 10 AND 20 AND stadium_id NOT IN (SELECT stadium_id FROM concert)',
+                'CREATE TABLE stadium(stadium_id INTEGER PRIMARY KEY, name TEXT, capacity INT);
+                 CREATE TABLE concert(concert_id INTEGER PRIMARY KEY, stadium_id INT NOT NULL REFERENCES stadium)') AS plan;
 
 -- The normalized tree AST-TE compares, as rows.
 SELECT node, parent, depth, label FROM sql_ast_nodes('SELECT T1.name FROM singer AS T1 WHERE T1.age > 20');
