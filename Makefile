@@ -82,6 +82,7 @@ lint:
 # --- measurements (read ../shared/data) ----------------------------------------------------------
 bench: all venv
 	$(PY) scripts/bench.py --data $(DATA)
+	$(PY) scripts/bench.py --data $(DATA) --metric relpm --no-reference
 	$(PY) scripts/bench_spider.py --data $(DATA)
 
 eval: all venv

@@ -48,8 +48,15 @@ SETS = [
     "bird_dev_dail",
 ]
 
-QUERY = "SELECT sum(ast_ted(gold, pred)) FROM pairs"
-WARMUP = "SELECT ast_ted('SELECT 1', 'SELECT 2')"
+METRIC = "ast_ted"
+
+
+def query():
+    return f"SELECT sum({METRIC}(gold, pred)) FROM pairs"
+
+
+def warmup():
+    return f"SELECT {METRIC}('SELECT 1', 'SELECT 2')"
 
 
 def die(message):
@@ -101,8 +108,8 @@ def run_duckdb(pairs, repeat):
     golds = [g for g, _ in pairs]
     preds = [p for _, p in pairs]
     con.execute("INSERT INTO pairs SELECT unnest($1::VARCHAR[]), unnest($2::VARCHAR[])", [golds, preds])
-    con.execute(WARMUP).fetchall()
-    return timed(lambda: con.execute(QUERY).fetchone()[0], repeat) | {"threads": threads}
+    con.execute(warmup()).fetchall()
+    return timed(lambda: con.execute(query()).fetchone()[0], repeat) | {"threads": threads}
 
 
 def run_sqlite(pairs, repeat):
@@ -114,8 +121,8 @@ def run_sqlite(pairs, repeat):
     con.execute("CREATE TABLE pairs (gold TEXT, pred TEXT)")
     with con:
         con.executemany("INSERT INTO pairs VALUES (?, ?)", pairs)
-    con.execute(WARMUP).fetchall()
-    return timed(lambda: con.execute(QUERY).fetchall()[0][0], repeat)
+    con.execute(warmup()).fetchall()
+    return timed(lambda: con.execute(query()).fetchall()[0][0], repeat)
 
 
 def timed(run, repeat):
@@ -141,7 +148,7 @@ def worker(host, name, repeat):
 
 def in_fresh_process(host, name, repeat):
     cmd = [sys.executable, str(Path(__file__).resolve()), "--worker", host, name]
-    cmd += ["--repeat", str(repeat), "--data", str(DATA)]
+    cmd += ["--repeat", str(repeat), "--data", str(DATA), "--metric", METRIC]
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
         die(f"{host} worker on {name} failed:\n{proc.stderr.strip()}")
@@ -230,7 +237,7 @@ def rate(pairs, seconds):
 
 
 def main():
-    global DATA
+    global DATA, METRIC
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sets", help="comma-separated substrings of set names (default: all)")
     parser.add_argument("--sample", type=int, default=150, help="reference sample per set (default 150)")
@@ -239,10 +246,16 @@ def main():
     parser.add_argument("--no-reference", action="store_true", help="skip the sqlglot + zss timing")
     parser.add_argument("--json", help="also write the results as JSON to this file")
     parser.add_argument("--data", help=f"shared data folder (default $SQLSIM_DATA or {DATA})")
+    parser.add_argument("--metric", default="ast_ted",
+                        help="scalar function metric(gold, pred) to time (default ast_ted; the reference "
+                        "stack is AST-TE's, so use --no-reference for others)")
     parser.add_argument("--worker", nargs=2, metavar=("HOST", "SET"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.data:
         DATA = Path(args.data).resolve()
+    if not args.metric.isidentifier():
+        die(f"--metric must be a function name, got {args.metric!r}")
+    METRIC = args.metric
 
     check_dist()
     if args.worker:
@@ -277,7 +290,7 @@ def main():
         print(f"... {name}: done", file=sys.stderr, flush=True)
 
     print(
-        f"ast_ted throughput, pairs/s (DuckDB threads = {threads}, CPU cores = {os.cpu_count()}, "
+        f"{METRIC} throughput, pairs/s (DuckDB threads = {threads}, CPU cores = {os.cpu_count()}, "
         f"load average before/after {load:.2f}/{os.getloadavg()[0]:.2f})"
     )
     print("cold: fresh process, empty parse cache; warm: every text already cached; ref: sqlglot + zss sample")
