@@ -52,10 +52,12 @@ const CASES: &[(&str, &[&str], &[&str])] = &[
             "SELECT name, (SELECT max(capacity) FROM stadium) FROM singer",
             "SELECT name FROM singer AS s WHERE age > (SELECT avg(age) FROM singer AS t WHERE t.country = s.country)",
             "SELECT name, (SELECT count(*) FROM singer_in_concert AS c WHERE c.singer_id = s.singer_id) FROM singer AS s",
+            "SELECT name FROM stadium WHERE capacity = (SELECT capacity FROM stadium ORDER BY capacity DESC LIMIT 1)",
         ],
         &[
             "SELECT name FROM singer WHERE age > 20 OR singer_id IN (SELECT singer_id FROM singer_in_concert)",
-            "SELECT name FROM stadium WHERE capacity = (SELECT capacity FROM stadium ORDER BY capacity DESC LIMIT 1)",
+            "SELECT name FROM stadium WHERE capacity = (SELECT capacity FROM stadium WHERE name = 'x')",
+            "SELECT name FROM stadium WHERE capacity = (SELECT capacity FROM stadium LIMIT 2)",
             "SELECT name FROM singer AS s WHERE age > (SELECT avg(age) FROM singer AS t WHERE t.country <> s.country)",
         ],
     ),

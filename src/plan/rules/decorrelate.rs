@@ -3,11 +3,13 @@
 //! semi join on `x = y`; `x NOT IN (SELECT y ...)` an anti join on
 //! `x = y OR x IS NULL OR y IS NULL` (the NULL terms dropped where a column cannot be NULL), which
 //! is exactly NOT IN's three-valued meaning. An uncorrelated scalar subquery that always returns
-//! one row (an aggregate without GROUP BY) becomes a join with that row, in Filters and Projects;
+//! one row (an aggregate without GROUP BY) becomes an inner join with that row, one that returns at
+//! most one row (`LIMIT 1`) a left join on TRUE (no row gives NULL, as the subquery does), in
+//! Filters and Projects;
 //! a scalar aggregate correlated by equalities becomes a left join with the aggregate grouped by the
 //! correlated columns (`correlated_aggregate.rs`).
 //! Anything else (subqueries under OR, correlation below an aggregate or a LIMIT, scalar
-//! subqueries that may return no row or several) is left as it is.
+//! subqueries that may return several rows, of which SQLite takes the first) is left as it is.
 
 mod correlated_aggregate;
 
@@ -100,7 +102,7 @@ fn decorrelate_project(mut p: Project) -> Plan {
     Plan::Project(p)
 }
 
-/// Replaces every uncorrelated, always-one-row scalar subquery in `e` by a column of a join
+/// Replaces every uncorrelated, at-most-one-row scalar subquery in `e` by a column of a join
 /// between `plan` and the subquery, and every equality-correlated scalar aggregate by a left join
 /// with the grouped aggregate.
 fn join_scalar_subqueries(plan: Plan, e: Expr) -> (Plan, Expr) {
@@ -113,10 +115,13 @@ fn join_scalar_subqueries(plan: Plan, e: Expr) -> (Plan, Expr) {
                 (plan, None) => (plan, Expr::Subquery(s)),
             }
         }
-        Expr::Subquery(s) if s.kind == SubqueryKind::Scalar && always_one_row(&s.plan) => {
+        Expr::Subquery(s)
+            if s.kind == SubqueryKind::Scalar && single_row_join(&s.plan).is_some() =>
+        {
             let value = s.plan.output()[0];
+            let kind = single_row_join(&s.plan).unwrap_or(JoinKind::Left);
             let joined = Plan::Join(Join {
-                kind: JoinKind::Inner,
+                kind,
                 left: Box::new(plan),
                 right: Box::new(s.plan),
                 condition: Expr::TRUE,
@@ -137,19 +142,53 @@ fn join_scalar_subqueries(plan: Plan, e: Expr) -> (Plan, Expr) {
     }
 }
 
-/// True for an uncorrelated plan that returns exactly one row: an Aggregate without group keys,
-/// under Projects (and a Sort, which cannot change one row).
-fn always_one_row(plan: &Plan) -> bool {
+/// How an uncorrelated subquery plan joins its outer query when it returns at most one row:
+/// `Inner` when it always returns exactly one (an Aggregate without group keys under Projects and
+/// Sorts that keep it), `Left` when it returns at most one (a LIMIT 0/1, or a Filter or OFFSET over
+/// one row), so that no row gives the scalar subquery's NULL; `None` otherwise.
+fn single_row_join(plan: &Plan) -> Option<JoinKind> {
     if !plan.outer_references().is_empty() {
-        return false;
+        return None;
     }
+    let literal = |e: &Option<Expr>| match e {
+        Some(Expr::Literal(crate::plan::expr::Literal::Integer(n))) => Some(*n),
+        _ => None,
+    };
+    let mut exact = true;
     let mut p = plan;
     loop {
         match p {
             Plan::Project(x) => p = &x.input,
-            Plan::Sort(s) if s.offset.is_none() => p = &s.input,
-            Plan::Aggregate(a) => return a.group.is_empty(),
-            _ => return false,
+            Plan::Filter(f) => {
+                exact = false;
+                p = &f.input;
+            }
+            Plan::Sort(s) => {
+                if s.offset.is_some() && literal(&s.offset) != Some(0) {
+                    exact = false;
+                }
+                match (&s.fetch, literal(&s.fetch)) {
+                    (None, _) => p = &s.input,
+                    (Some(_), Some(n)) if n <= 1 => return Some(JoinKind::Left),
+                    (Some(_), Some(_)) => p = &s.input,
+                    (Some(_), None) => return None,
+                }
+            }
+            Plan::Aggregate(a) if a.group.is_empty() => {
+                return Some(if exact {
+                    JoinKind::Inner
+                } else {
+                    JoinKind::Left
+                })
+            }
+            Plan::Values(v) if v.rows.len() <= 1 => {
+                return Some(if exact && v.rows.len() == 1 {
+                    JoinKind::Inner
+                } else {
+                    JoinKind::Left
+                })
+            }
+            _ => return None,
         }
     }
 }
