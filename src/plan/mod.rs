@@ -10,6 +10,7 @@ pub mod match_tree;
 pub mod node;
 pub mod prepared;
 pub mod rules;
+pub mod to_sql;
 
 pub use columns::{ColumnId, ColumnMeta, Columns};
 pub use expr::{AggFunc, DataType, Expr, Literal, Op, Subquery, SubqueryKind};
