@@ -30,8 +30,11 @@ fn quote(s: &str) -> String {
     format!("\"{}\"", s.replace('"', "\"\""))
 }
 
-/// (table, [(column, is_text)]) for every table of the schema.
-fn tables(schema: &Schema) -> Vec<(String, Vec<(String, bool)>)> {
+/// A table's name and its columns as (name, is_text).
+type TableShape = (String, Vec<(String, bool)>);
+
+/// The shape of every table of the schema.
+fn tables(schema: &Schema) -> Vec<TableShape> {
     schema
         .tables
         .iter()
@@ -194,7 +197,7 @@ fn optimized_plans_agree_with_real_queries_on_random_databases() {
             .unwrap()
             .into_iter()
             .collect();
-    let mut schemas: HashMap<String, (Schema, Vec<(String, Vec<(String, bool)>)>)> = HashMap::new();
+    let mut schemas: HashMap<String, (Schema, Vec<TableShape>)> = HashMap::new();
     let (mut compared, mut skipped) = (0usize, 0usize);
     let mut failures = Vec::new();
     for set in SETS {
