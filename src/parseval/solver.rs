@@ -33,8 +33,8 @@ pub fn with_bounded_z3<R: Send + Sync>(
     z3::with_z3_config(&cfg, f)
 }
 
-/// A solver with the timeout and resource limit applied; use inside [`with_bounded_z3`].
-pub fn bounded_solver(timeout: Duration) -> Solver {
+/// A solver with the timeout, resource limit and random seed applied; use inside [`with_bounded_z3`].
+pub fn bounded_solver(timeout: Duration, seed: u32) -> Solver {
     let s = Solver::new();
     let mut p = Params::new();
     p.set_u32(
@@ -42,6 +42,7 @@ pub fn bounded_solver(timeout: Duration) -> Solver {
         timeout.as_millis().clamp(1, u32::MAX as u128) as u32,
     );
     p.set_u32("rlimit", RLIMIT_PER_CHECK);
+    p.set_u32("random_seed", seed);
     s.set_params(&p);
     s
 }
@@ -60,7 +61,7 @@ mod tests {
     fn solves_ints_and_strings_with_the_wheel_libz3() {
         assert!(z3_version().starts_with("5."), "{}", z3_version());
         let r = with_bounded_z3(Duration::from_millis(1000), || {
-            let s = bounded_solver(Duration::from_millis(1000));
+            let s = bounded_solver(Duration::from_millis(1000), 0);
             let x = Int::new_const("x");
             let t = ZString::new_const("t");
             s.assert(x.gt(Int::from_i64(3)));
