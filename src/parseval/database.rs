@@ -9,7 +9,7 @@ use crate::exec::instance::{Database, TableRows};
 use crate::schema::{Affinity, Schema};
 
 /// Longest generated text value.
-const MAX_TEXT_LEN: i64 = 12;
+const MAX_TEXT_LEN: i64 = 200;
 /// Generated integers stay within ±this bound (readable instances, no overflow in SQLite).
 const MAX_INT: i64 = 1_000_000_000;
 
@@ -29,26 +29,41 @@ pub struct SymDb {
     pub tables: Vec<SymTable>,
 }
 
-/// The sort the solver gives a schema column: Int for INTEGER and NUMERIC affinity, Real for
-/// REAL, String for TEXT; a column without a type is Text unless `numeric_hint` says otherwise.
-pub fn column_sort(schema: &Schema, column: usize, numeric_hint: bool) -> Sort {
-    match schema.columns.get(column).map(|c| c.affinity()) {
-        Some(Affinity::Integer) | Some(Affinity::Numeric) => Sort::Int,
-        Some(Affinity::Real) => Sort::Real,
-        Some(Affinity::Text) => Sort::Text,
-        _ if numeric_hint => Sort::Int,
-        _ => Sort::Text,
+/// The sort the solver gives a schema column: Int for INTEGER affinity, Real for REAL, String
+/// for TEXT; NUMERIC affinity is Int unless the type names a date or time or the query uses the
+/// column as text (`hint`); a column without a type follows the hint, Text by default.
+pub fn column_sort(schema: &Schema, column: usize, hint: Option<Sort>) -> Sort {
+    let Some(col) = schema.columns.get(column) else {
+        return Sort::Text;
+    };
+    let ty = col.ty.to_lowercase();
+    match col.affinity() {
+        Affinity::Integer => Sort::Int,
+        Affinity::Real => Sort::Real,
+        Affinity::Text => Sort::Text,
+        Affinity::Numeric
+            if hint == Some(Sort::Text) || ty.contains("date") || ty.contains("time") =>
+        {
+            Sort::Text
+        }
+        Affinity::Numeric => hint.unwrap_or(Sort::Int),
+        _ => hint.unwrap_or(Sort::Text),
     }
+}
+
+fn is_key(table: &crate::schema::Table, c: usize) -> bool {
+    table.primary_key.contains(&c) || table.unique_keys.iter().any(|k| k.contains(&c))
 }
 
 impl SymDb {
     /// `size` candidate tuples for each table in `tables` (indices into the schema);
-    /// `numeric` tells which untyped columns the queries use as numbers.
+    /// `hint` tells how the query uses a column (as a number or as text).
     pub fn new(
         schema: &Schema,
         tables: &[usize],
         size: usize,
-        numeric: &dyn Fn(usize) -> bool,
+        hint: &dyn Fn(usize) -> Option<Sort>,
+        used: &dyn Fn(usize) -> bool,
     ) -> SymDb {
         let mut out = SymDb::default();
         for &t in tables {
@@ -58,7 +73,7 @@ impl SymDb {
             let sorts: Vec<Sort> = table
                 .columns
                 .iter()
-                .map(|&c| column_sort(schema, c, numeric(c)))
+                .map(|&c| column_sort(schema, c, hint(c)))
                 .collect();
             let rows = (0..size)
                 .map(|i| SymRow {
@@ -68,14 +83,21 @@ impl SymDb {
                         .iter()
                         .zip(&sorts)
                         .map(|(&c, sort)| {
+                            let not_null = schema.columns.get(c).is_some_and(|col| col.not_null)
+                                || table.primary_key.contains(&c);
+                            if !used(c) {
+                                // not read by the query: a fixed value, distinct per row
+                                return SymVal {
+                                    term: None,
+                                    null: Bool::from_bool(!not_null && !is_key(table, c)),
+                                };
+                            }
                             let name = format!("t{t}_r{i}_c{c}");
                             let term = match sort {
                                 Sort::Int => Term::Int(Int::new_const(name.as_str())),
                                 Sort::Real => Term::Real(Real::new_const(name.as_str())),
                                 Sort::Text => Term::Text(ZString::new_const(name.as_str())),
                             };
-                            let not_null = schema.columns.get(c).is_some_and(|col| col.not_null)
-                                || table.primary_key.contains(&c);
                             SymVal {
                                 term: Some(term),
                                 null: if not_null {
@@ -138,6 +160,10 @@ impl SymDb {
                 .filter(|k| !k.is_empty());
             for key in keys {
                 let cols: Vec<usize> = key.iter().filter_map(|&c| pos(c)).collect();
+                let fixed = |c: usize| st.rows.first().is_some_and(|r| r.vals[c].term.is_none());
+                if cols.iter().any(|&c| fixed(c)) {
+                    continue;
+                }
                 for i in 0..st.rows.len() {
                     for j in 0..i {
                         let (a, b) = (&st.rows[i], &st.rows[j]);
@@ -171,7 +197,12 @@ impl SymDb {
                         Some((pos(c)?, rt.columns.iter().position(|&x| x == r)?))
                     })
                     .collect();
-                if cols.is_empty() {
+                let unmodelled = |r: &SymRow, c: usize| r.vals[c].term.is_none();
+                let fixed = cols.iter().any(|&(c, r)| {
+                    st.rows.first().is_some_and(|x| unmodelled(x, c))
+                        || target.rows.first().is_some_and(|x| unmodelled(x, r))
+                });
+                if cols.is_empty() || fixed {
                     continue;
                 }
                 for row in &st.rows {
@@ -238,6 +269,7 @@ impl SymDb {
                 {
                     continue;
                 }
+                let n = rows.len() as i64 + 1;
                 let vals = row
                     .vals
                     .iter()
@@ -266,8 +298,9 @@ impl SymDb {
                                 .eval(x, true)
                                 .and_then(|x| x.as_string())
                                 .map_or(Value::Text(String::new()), Value::Text),
-                            (None, Sort::Text) => Value::Text(String::new()),
-                            (None, _) => Value::Integer(0),
+                            (None, Sort::Text) => Value::Text(format!("v{n}")),
+                            (None, Sort::Real) => Value::Real(n as f64),
+                            (None, Sort::Int) => Value::Integer(n),
                         }
                     })
                     .collect();

@@ -290,6 +290,23 @@ impl Executor<'_> {
                 },
                 _ => SymVal::unknown(),
             },
+            ("substr" | "substring", [x, start, rest @ ..]) if rest.len() <= 1 => {
+                let lit = |e: Option<&Expr>| match e {
+                    Some(Expr::Literal(Literal::Integer(i))) => Some(*i),
+                    _ => None,
+                };
+                let (from, len) = (lit(args.get(1)), lit(args.get(2)));
+                match (&x.term, from) {
+                    (Some(Term::Text(s)), Some(from)) if from >= 1 => {
+                        let len = len.map_or_else(|| s.length(), Int::from_i64);
+                        SymVal {
+                            term: Some(Term::Text(s.substr(Int::from_i64(from - 1), len))),
+                            null: Bool::or(&[x.null.clone(), start.null.clone()]),
+                        }
+                    }
+                    _ => SymVal::unknown(),
+                }
+            }
             // case mapping is not modelled: the value itself is the speculation
             ("lower" | "upper" | "trim", [x]) => x.clone(),
             ("abs", [x]) => {

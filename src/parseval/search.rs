@@ -1,14 +1,16 @@
 //! The search for test databases (paper Algorithm 1): greedy over the coverage branches, positives first, one Z3 model per database, growing the instance size while branches stay uncovered.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
 
+use z3::ast::Bool;
 use z3::SatResult;
 
 use super::database::SymDb;
 use super::execute::{Branch, Executor};
 use super::options::{Mode, Options};
 use super::solver::{bounded_solver, with_bounded_z3};
+use super::symbolic::Sort;
 use crate::exec::instance::Database;
 use crate::plan::{Expr, Literal, Op, Plan, QueryPlan};
 use crate::schema::Schema;
@@ -17,6 +19,13 @@ use crate::schema::Schema;
 const MAX_INSTANCES_PER_SIZE: usize = 6;
 /// Longest single solver check.
 const MAX_CHECK: Duration = Duration::from_millis(500);
+
+/// A branch still to cover, by its indicator literal (asserted to imply the branch).
+struct Pending {
+    label: String,
+    positive: bool,
+    indicator: Bool,
+}
 
 /// One generated database and the branches it covers.
 #[derive(Debug, Clone)]
@@ -85,23 +94,36 @@ pub fn scanned_tables(plan: &Plan, schema: &Schema) -> Vec<usize> {
     out
 }
 
-/// Schema columns the query uses as numbers (compared with or combined with a number, summed).
-fn numeric_columns(q: &QueryPlan, schema: &Schema) -> HashSet<usize> {
-    let mut ids = HashSet::new();
-    fn walk(e: &Expr, ids: &mut HashSet<u32>) {
+/// How the query uses schema columns: as numbers (compared or combined with a number, summed)
+/// or as text (compared with text that is not a number, LIKE, string and date functions).
+fn column_hints(q: &QueryPlan, schema: &Schema) -> HashMap<usize, Sort> {
+    let mut ids: HashMap<u32, Sort> = HashMap::new();
+    fn walk(e: &Expr, ids: &mut HashMap<u32, Sort>) {
         if let Expr::Call(op, args) = e {
-            let numeric_op = op.is_comparison()
-                || matches!(
-                    op,
-                    Op::Plus | Op::Minus | Op::Multiply | Op::Divide | Op::Between
-                );
+            let cmp = op.is_comparison() || matches!(op, Op::Between | Op::InList);
+            let numeric_op = cmp || matches!(op, Op::Plus | Op::Minus | Op::Multiply | Op::Divide);
             let has_number = args
                 .iter()
                 .any(|a| matches!(a, Expr::Literal(Literal::Integer(_) | Literal::Real(_))));
-            if numeric_op && has_number {
+            let has_text = args.iter().any(|a| match a {
+                Expr::Literal(Literal::Text(t)) => t.trim().parse::<f64>().is_err(),
+                _ => false,
+            });
+            let textual = matches!(op, Op::Like | Op::Glob | Op::Concat)
+                || matches!(op, Op::Function(f) if ["substr", "substring", "strftime", "date", "datetime",
+                    "julianday", "instr", "replace", "lower", "upper", "trim", "length"].contains(&f.as_str()))
+                || (cmp && has_text);
+            let hint = if textual {
+                Some(Sort::Text)
+            } else if numeric_op && has_number {
+                Some(Sort::Int)
+            } else {
+                None
+            };
+            if let Some(h) = hint {
                 for a in args {
                     if let Expr::Column(c) = a {
-                        ids.insert(*c);
+                        ids.entry(*c).or_insert(h);
                     }
                 }
             }
@@ -118,8 +140,30 @@ fn numeric_columns(q: &QueryPlan, schema: &Schema) -> HashSet<usize> {
                     c.func,
                     crate::plan::AggFunc::Sum | crate::plan::AggFunc::Avg
                 ) {
-                    ids.extend(c.args.iter().copied());
+                    for &x in &c.args {
+                        ids.entry(x).or_insert(Sort::Int);
+                    }
                 }
+            }
+        }
+    });
+    ids.iter()
+        .filter_map(|(&id, &h)| {
+            let (t, c) = q.columns.meta(id).origin.as_ref()?;
+            Some((schema.column_index(schema.table_index(t)?, c)?, h))
+        })
+        .collect()
+}
+
+/// Schema columns the query reads; the others get fixed values (keys distinct by row number,
+/// NULL where allowed) instead of solver variables.
+fn used_columns(q: &QueryPlan, schema: &Schema) -> HashSet<usize> {
+    let mut ids: HashSet<u32> = q.root.output().into_iter().collect();
+    visit_all(&q.root, &mut |p| {
+        ids.extend(p.own_column_reads());
+        if let Plan::SetOp(s) = p {
+            for i in &s.inputs {
+                ids.extend(i.output());
             }
         }
     });
@@ -155,7 +199,8 @@ pub fn generate(q: &QueryPlan, schema: &Schema, opts: &Options, deadline: Instan
         ..Generated::default()
     };
     let tables = scanned_tables(&q.root, schema);
-    let numeric = numeric_columns(q, schema);
+    let hints = column_hints(q, schema);
+    let used = used_columns(q, schema);
     let mut done: HashSet<String> = HashSet::new();
     for size in sizes(opts) {
         let now = Instant::now();
@@ -166,8 +211,10 @@ pub fn generate(q: &QueryPlan, schema: &Schema, opts: &Options, deadline: Instan
         let check = (deadline - now).min(MAX_CHECK);
         let seed = opts.seed;
         let mode = opts.mode;
-        let result = with_bounded_z3(check, || {
-            let db = SymDb::new(schema, &tables, size, &|c| numeric.contains(&c));
+        let result = with_bounded_z3(deadline, || {
+            let db = SymDb::new(schema, &tables, size, &|c| hints.get(&c).copied(), &|c| {
+                used.contains(&c)
+            });
             let mut exec = Executor::new(schema, &db, &q.columns);
             let rel = exec.run(&q.root, &[])?;
             let solver = bounded_solver(check, seed);
@@ -180,7 +227,7 @@ pub fn generate(q: &QueryPlan, schema: &Schema, opts: &Options, deadline: Instan
                     Branch {
                         label: "result has rows".into(),
                         positive: true,
-                        cond: z3::ast::Bool::or(&rows),
+                        cond: Bool::or(&rows),
                     },
                 );
             }
@@ -190,9 +237,29 @@ pub fn generate(q: &QueryPlan, schema: &Schema, opts: &Options, deadline: Instan
             // positives first, stable otherwise (deterministic)
             branches.sort_by_key(|b| !b.positive);
             let labels: Vec<String> = branches.iter().map(|b| b.label.clone()).collect();
-            let mut pending: Vec<Branch> = branches
+            let mut pending: Vec<Pending> = branches
                 .into_iter()
                 .filter(|b| !done.contains(&b.label))
+                .enumerate()
+                .map(|(k, b)| {
+                    let indicator = Bool::new_const(format!("branch_{k}"));
+                    solver.assert(indicator.implies(&b.cond));
+                    Pending {
+                        label: b.label,
+                        positive: b.positive,
+                        indicator,
+                    }
+                })
+                .collect();
+            let preferences: Vec<Bool> = db
+                .diversity()
+                .iter()
+                .enumerate()
+                .map(|(k, p)| {
+                    let indicator = Bool::new_const(format!("prefer_{k}"));
+                    solver.assert(indicator.implies(p));
+                    indicator
+                })
                 .collect();
             let mut made: Vec<Instance> = Vec::new();
             let mut exhausted = false;
@@ -202,8 +269,10 @@ pub fn generate(q: &QueryPlan, schema: &Schema, opts: &Options, deadline: Instan
                 }
                 // the first database of a size covers positive branches only (Algorithm 1)
                 let positives_only = round == 0 && pending.iter().any(|b| b.positive);
-                solver.push();
+                // branches are tried as assumptions (indicator literals), never pushed: a
+                // push propagates outside the checks' time and resource limits
                 let mut chosen: Vec<usize> = Vec::new();
+                let mut assumed: Vec<Bool> = Vec::new();
                 let mut negatives = 0;
                 for (k, b) in pending.iter().enumerate() {
                     if Instant::now() >= deadline {
@@ -215,33 +284,30 @@ pub fn generate(q: &QueryPlan, schema: &Schema, opts: &Options, deadline: Instan
                     {
                         continue;
                     }
-                    solver.push();
-                    solver.assert(&b.cond);
-                    if solver.check() == SatResult::Sat {
+                    assumed.push(b.indicator.clone());
+                    if solver.check_assumptions(&assumed) == SatResult::Sat {
                         chosen.push(k);
                         negatives += usize::from(!b.positive);
                     } else {
-                        solver.pop(1);
+                        assumed.pop();
                     }
                 }
                 let mut model = None;
-                if !chosen.is_empty() {
-                    for preference in db.diversity() {
-                        solver.push();
-                        solver.assert(&preference);
-                        if solver.check() == SatResult::Sat {
+                if !chosen.is_empty() && Instant::now() < deadline {
+                    for preference in &preferences {
+                        assumed.push(preference.clone());
+                        if solver.check_assumptions(&assumed) == SatResult::Sat {
                             model = solver.get_model();
                         }
-                        solver.pop(1);
+                        assumed.pop();
                         if model.is_some() {
                             break;
                         }
                     }
-                    if model.is_none() && solver.check() == SatResult::Sat {
+                    if model.is_none() && solver.check_assumptions(&assumed) == SatResult::Sat {
                         model = solver.get_model();
                     }
                 }
-                solver.pop(chosen.len() as u32 + 1);
                 let Some(model) = model else {
                     break;
                 };

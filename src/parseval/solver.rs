@@ -1,8 +1,12 @@
 //! Bounded Z3 solving: one fresh context per call, a wall-clock timeout, a deterministic resource limit and a memory cap.
 
-use std::time::Duration;
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::time::{Duration, Instant};
 
-use z3::{Config, Params, SatResult, Solver};
+use z3::{Config, Context, Params, SatResult, Solver};
+
+/// Time past the deadline before the watchdog interrupts Z3.
+const WATCHDOG_GRACE: Duration = Duration::from_millis(50);
 
 /// Most memory (MiB) Z3 may hold in one process; set once, process-wide (Z3's own global cap).
 pub const MAX_MEMORY_MB: u32 = 512;
@@ -21,16 +25,32 @@ fn set_memory_cap() {
     ONCE.call_once(|| z3::set_global_param("memory_max_size", &MAX_MEMORY_MB.to_string()));
 }
 
-/// Runs `f` with a fresh Z3 context whose solvers stop after `timeout` (and the resource limit).
+/// Runs `f` with a fresh Z3 context; a watchdog thread interrupts every Z3 operation of that
+/// context once `deadline` has passed (checks also stop at their own timeout and resource limit,
+/// but propagation outside a check has no other bound).
 pub fn with_bounded_z3<R: Send + Sync>(
-    timeout: Duration,
+    deadline: Instant,
     f: impl FnOnce() -> R + Send + Sync,
 ) -> R {
     set_memory_cap();
     let mut cfg = Config::new();
     cfg.set_model_generation(true);
-    cfg.set_timeout_msec(timeout.as_millis().clamp(1, u32::MAX as u128) as u64);
-    z3::with_z3_config(&cfg, f)
+    z3::with_z3_config(&cfg, || {
+        let ctx = Context::thread_local();
+        let handle = ctx.handle();
+        let (done, wait) = mpsc::channel::<()>();
+        std::thread::scope(|scope| {
+            scope.spawn(move || {
+                let left = deadline.saturating_duration_since(Instant::now()) + WATCHDOG_GRACE;
+                if let Err(RecvTimeoutError::Timeout) = wait.recv_timeout(left) {
+                    handle.interrupt();
+                }
+            });
+            let out = f();
+            let _ = done.send(());
+            out
+        })
+    })
 }
 
 /// A solver with the timeout, resource limit and random seed applied; use inside [`with_bounded_z3`].
@@ -60,7 +80,7 @@ mod tests {
     #[test]
     fn solves_ints_and_strings_with_the_wheel_libz3() {
         assert!(z3_version().starts_with("5."), "{}", z3_version());
-        let r = with_bounded_z3(Duration::from_millis(1000), || {
+        let r = with_bounded_z3(Instant::now() + Duration::from_millis(1000), || {
             let s = bounded_solver(Duration::from_millis(1000), 0);
             let x = Int::new_const("x");
             let t = ZString::new_const("t");
