@@ -7,7 +7,7 @@ verdict is re-checked here independently: its counterexample rows are inserted i
 (apsw) and both queries run on it. One pair at a time in SQLite (apsw), timed around the call
 (cold: nothing cached). Prints a markdown table; --disproved-label1 lists the label-1 disproofs.
 
-usage: scripts/parseval_eval.py [--data ../shared/data] [--bird-all] [--sets a,b] [--limit N]
+usage: scripts/parseval_eval.py [--data ../shared/data] [--bird-all | --skip-bird] [--sets a,b] [--limit N]
 """
 import argparse
 import json
@@ -141,6 +141,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--data", default=str(ROOT.parent / "shared" / "data"))
     ap.add_argument("--bird-all", action="store_true")
+    ap.add_argument("--skip-bird", action="store_true")
     ap.add_argument("--sets", default="spider_dev_llm_gpt4.nooverlap,spider_dev_llm_gpt3.5.nooverlap")
     ap.add_argument("--limit", type=int, default=0)
     ap.add_argument("--budget", type=int, default=0)
@@ -160,8 +161,9 @@ def main():
         bird = bird[:a.limit]
     for r in bird:
         r["_schema"] = json.dumps(schemas[r["db_id"]])
-    res = evaluate(con, bird, data, a.budget or None)
-    print(summary("bird_dev_dail" + (" (all)" if a.bird_all else " (150 sample)"), res))
+    res = [] if a.skip_bird else evaluate(con, bird, data, a.budget or None)
+    if res:
+        print(summary("bird_dev_dail" + (" (all)" if a.bird_all else " (150 sample)"), res))
     all_res = {"bird": res}
     for s in [x for x in a.sets.split(",") if x]:
         rows = [json.loads(l) for l in open(data / f"{s}.jsonl")]
@@ -171,7 +173,8 @@ def main():
         all_res[s] = r2
         print(summary(s, r2))
     print()
-    print(features(res))
+    if res:
+        print(features(res))
     for name, res in all_res.items():
         for r in res:
             if a.show and r["reason"].startswith(a.show):

@@ -63,6 +63,8 @@ pub fn create_statements(schema: &Schema) -> Vec<String> {
     schema
         .tables
         .iter()
+        // SQLite's own tables (Spider lists sqlite_sequence) cannot be created
+        .filter(|t| !is_internal(&t.name))
         .map(|t| {
             let mut parts: Vec<String> = t
                 .columns
@@ -101,6 +103,11 @@ pub fn create_statements(schema: &Schema) -> Vec<String> {
         .collect()
 }
 
+/// SQLite reserves `sqlite_*` names for its own tables.
+pub fn is_internal(table: &str) -> bool {
+    table.to_lowercase().starts_with("sqlite_")
+}
+
 /// An in-memory SQLite holding `db` under `schema`; Err when a table or row is rejected (a row
 /// that breaks a key, for example).
 pub fn open_database(schema: &Schema, db: &Database) -> Result<Connection, String> {
@@ -113,6 +120,9 @@ pub fn open_database(schema: &Schema, db: &Database) -> Result<Connection, Strin
         let Some(table) = schema.tables.get(t.table) else {
             return Err(format!("no table #{}", t.table));
         };
+        if is_internal(&table.name) {
+            continue;
+        }
         let marks = vec!["?"; table.columns.len()].join(", ");
         let sql = format!("INSERT INTO {} VALUES ({marks})", quote(&table.name));
         let mut stmt = conn.prepare(&sql).map_err(|e| e.to_string())?;
@@ -334,7 +344,16 @@ mod tests {
 
     #[test]
     fn builds_tables_with_constraints() {
-        let s = schema();
+        let mut s = schema();
+        s.tables.push(crate::schema::Table {
+            name: "sqlite_sequence".into(),
+            ..Default::default()
+        });
+        assert_eq!(
+            create_statements(&s).len(),
+            2,
+            "SQLite's own tables are not created"
+        );
         let ddl = create_statements(&s);
         assert!(ddl[0].contains("PRIMARY KEY (\"a\")"), "{ddl:?}");
         assert!(ddl[0].contains("\"b\" TEXT NOT NULL"), "{ddl:?}");

@@ -18,7 +18,7 @@ use crate::schema::Schema;
 /// Most databases generated at one instance size.
 const MAX_INSTANCES_PER_SIZE: usize = 6;
 /// Longest single solver check.
-const MAX_CHECK: Duration = Duration::from_millis(500);
+const MAX_CHECK: Duration = Duration::from_millis(200);
 
 /// A branch still to cover, by its indicator literal (asserted to imply the branch).
 struct Pending {
@@ -155,6 +155,25 @@ fn column_hints(q: &QueryPlan, schema: &Schema) -> HashMap<usize, Sort> {
         .collect()
 }
 
+/// Most tables in one generated database (the query's tables plus those their foreign keys reach).
+const MAX_TABLES: usize = 8;
+
+/// `tables` plus the tables their foreign keys reference, transitively (at most [`MAX_TABLES`]).
+fn with_referenced_tables(mut tables: Vec<usize>, schema: &Schema) -> Vec<usize> {
+    let mut k = 0;
+    while k < tables.len() && tables.len() < MAX_TABLES {
+        if let Some(t) = schema.tables.get(tables[k]) {
+            for fk in &t.foreign_keys {
+                if !tables.contains(&fk.referenced_table) && tables.len() < MAX_TABLES {
+                    tables.push(fk.referenced_table);
+                }
+            }
+        }
+        k += 1;
+    }
+    tables
+}
+
 /// Schema columns the query reads; the others get fixed values (keys distinct by row number,
 /// NULL where allowed) instead of solver variables.
 fn used_columns(q: &QueryPlan, schema: &Schema) -> HashSet<usize> {
@@ -198,9 +217,22 @@ pub fn generate(q: &QueryPlan, schema: &Schema, opts: &Options, deadline: Instan
         }],
         ..Generated::default()
     };
-    let tables = scanned_tables(&q.root, schema);
+    let tables = with_referenced_tables(scanned_tables(&q.root, schema), schema);
     let hints = column_hints(q, schema);
-    let used = used_columns(q, schema);
+    let mut used = used_columns(q, schema);
+    // foreign-key columns among the generated tables are modelled, so every generated
+    // database honours its foreign keys (a row referencing a missing key is no valid database)
+    for &t in &tables {
+        for fk in schema
+            .tables
+            .get(t)
+            .map_or(&[][..], |x| &x.foreign_keys[..])
+        {
+            if tables.contains(&fk.referenced_table) {
+                used.extend(fk.columns.iter().chain(&fk.referenced_columns).copied());
+            }
+        }
+    }
     let mut done: HashSet<String> = HashSet::new();
     for size in sizes(opts) {
         let now = Instant::now();

@@ -22,7 +22,10 @@ pub fn z3_version() -> String {
 
 fn set_memory_cap() {
     static ONCE: std::sync::Once = std::sync::Once::new();
-    ONCE.call_once(|| z3::set_global_param("memory_max_size", &MAX_MEMORY_MB.to_string()));
+    ONCE.call_once(|| {
+        z3::set_global_param("memory_max_size", &MAX_MEMORY_MB.to_string());
+        z3::set_global_param("encoding", "ascii");
+    });
 }
 
 /// Runs `f` with a fresh Z3 context; a watchdog thread interrupts every Z3 operation of that

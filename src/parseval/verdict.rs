@@ -182,7 +182,7 @@ pub fn decide(gold: &str, pred: &str, schema: Arc<Schema>, opts: &Options) -> De
         }
     };
     let order = row_order(&gold_plan);
-    let mut suites: Vec<Generated> = vec![generate(&gold_plan, &schema, opts, deadline)];
+    let mut suites: Vec<Generated> = Vec::new();
     let pred_plan = crate::plan::plan_sql(pred, &schema).ok();
     let mut tried = 0;
     let mut gold_failure: Option<String> = None;
@@ -224,10 +224,27 @@ pub fn decide(gold: &str, pred: &str, schema: Arc<Schema>, opts: &Options) -> De
         }
         None
     };
-    if let Some(v) = check(&suites[0], &mut tried) {
+    // the empty database first: it costs nothing and catches predictions SQLite rejects
+    let empty = Generated {
+        instances: vec![super::search::Instance {
+            db: Database::default(),
+            covered: vec![],
+        }],
+        ..Generated::default()
+    };
+    if let Some(v) = check(&empty, &mut tried) {
         d.databases = tried;
         return finish(d, v);
     }
+    let mut g = generate(&gold_plan, &schema, opts, deadline);
+    g.instances.remove(0); // the empty database was run already
+    if let Some(v) = check(&g, &mut tried) {
+        d.databases = tried;
+        return finish(d, v);
+    }
+    // keep the empty database in the count of generated ones
+    g.instances.insert(0, empty.instances[0].clone());
+    suites.push(g);
     if let Some(pp) = &pred_plan {
         if Instant::now() < deadline {
             let mut g = generate(pp, &schema, opts, deadline);
