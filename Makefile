@@ -15,10 +15,20 @@ VERSION := $(shell grep -m1 '^version' Cargo.toml | cut -d'"' -f2)
 # but its build script still asks for the system library at link time.
 DEBIAN_PACKAGES := libclang-dev libsqlite3-dev sqlite3 python3-venv
 SOURCES := $(shell find src -name '*.rs') Cargo.toml build.rs
+# Z3: the libz3 of the PyPI z3-solver wheel (pinned in requirements-dev.txt), copied out of the venv
+# into .cache/z3 (where .cargo/config.toml also points plain cargo commands), linked by z3-sys
+# without pkg-config (which would find Debian's 4.8.12) and shipped in dist/ beside the extension,
+# which finds it through its $$ORIGIN run path. Test binaries get the directory as a run path from
+# build.rs; doctests find it through LD_LIBRARY_PATH.
+Z3_DIR := .cache/z3
+Z3_SONAME := libz3.so.5.4
+export Z3_LIBRARY_PATH_OVERRIDE := $(abspath $(Z3_DIR))
+export Z3_SYS_Z3_VERSION := 5.4.0
+export Z3_NO_PKG_CONFIG := 1
 
-.PHONY: all demo test test-rust test-sql test-duckdb-versions lint bench eval spider-eval deps venv clean
+.PHONY: z3 all demo test test-rust test-sql test-duckdb-versions lint bench eval spider-eval deps venv clean
 
-all: $(DIST)/sqlsim.so $(DIST)/sqlsim.duckdb_extension
+all: $(DIST)/sqlsim.so $(DIST)/sqlsim.duckdb_extension $(DIST)/$(Z3_SONAME)
 
 # --- dependencies -----------------------------------------------------------------------------
 # System packages: bindgen (sqlite-loadable) needs libclang; tests need the real sqlite3 shell.
@@ -40,13 +50,24 @@ $(VENV)/.stamp: requirements-dev.txt .cache/deps.stamp
 
 venv: $(VENV)/.stamp
 
+$(Z3_DIR)/$(Z3_SONAME): $(VENV)/.stamp
+	@mkdir -p $(Z3_DIR)
+	cp "$$($(PY) -c 'import os, z3; print(os.path.join(os.path.dirname(z3.__file__), "lib"))')/$(Z3_SONAME)" $@
+	ln -sf $(Z3_SONAME) $(Z3_DIR)/libz3.so
+
+z3: $(Z3_DIR)/$(Z3_SONAME)
+
 # --- build ------------------------------------------------------------------------------------
-$(LIB): $(SOURCES) .cache/deps.stamp
+$(LIB): $(SOURCES) .cache/deps.stamp $(Z3_DIR)/$(Z3_SONAME)
 	$(CARGO) build --release --lib
 
-$(DIST)/sqlsim.so: $(LIB)
+$(DIST)/sqlsim.so: $(LIB) $(DIST)/$(Z3_SONAME)
 	@mkdir -p $(DIST)
 	cp $(LIB) $@
+
+$(DIST)/$(Z3_SONAME): $(Z3_DIR)/$(Z3_SONAME)
+	@mkdir -p $(DIST)
+	cp $< $@
 
 $(DIST)/sqlsim.duckdb_extension: $(LIB) scripts/duckdb_footer.py
 	@mkdir -p $(DIST)
@@ -64,9 +85,9 @@ test: all venv test-rust test-sql test-duckdb-versions
 
 # Unit, golden, property and data-backed tests in release (they replay thousands of examples);
 # doctests in the dev profile (release's LTO leaves no rlib for rustdoc to link).
-test-rust: .cache/deps.stamp
+test-rust: .cache/deps.stamp $(Z3_DIR)/$(Z3_SONAME)
 	$(CARGO) test --release --all-targets
-	$(CARGO) test --doc
+	LD_LIBRARY_PATH=$(Z3_LIBRARY_PATH_OVERRIDE) $(CARGO) test --doc
 
 test-sql: all venv
 	SQLSIM_DATA=$(DATA) $(PY) -m pytest -q tests/sql
@@ -75,7 +96,7 @@ test-sql: all venv
 test-duckdb-versions: all venv
 	$(PY) tests/duckdb_versions.py $(DIST)/sqlsim.duckdb_extension
 
-lint:
+lint: $(Z3_DIR)/$(Z3_SONAME)
 	$(CARGO) fmt --check
 	$(CARGO) clippy --all-targets -- -D warnings
 

@@ -18,4 +18,27 @@ fn main() {
     // libraries shipped beside the extension in dist/ are found through $ORIGIN.
     println!("cargo:rustc-cdylib-link-arg=-Wl,-z,defs");
     println!("cargo:rustc-cdylib-link-arg=-Wl,-rpath,$ORIGIN");
+    // `cargo test` and `cargo run` put build-script search paths that lie inside the target
+    // directory on the loader path: link libz3 into OUT_DIR so that test, example and doctest
+    // executables find the z3-solver wheel's copy (the cdylib keeps only $ORIGIN, so dist/ must
+    // carry libz3 itself).
+    println!("cargo:rerun-if-env-changed=Z3_LIBRARY_PATH_OVERRIDE");
+    if let (Ok(dir), Ok(out)) = (
+        std::env::var("Z3_LIBRARY_PATH_OVERRIDE"),
+        std::env::var("OUT_DIR"),
+    ) {
+        let runtime = std::path::Path::new(&out).join("z3-runtime");
+        let _ = std::fs::create_dir_all(&runtime);
+        if let Ok(entries) = std::fs::read_dir(&dir) {
+            for e in entries.flatten() {
+                let name = e.file_name();
+                if name.to_string_lossy().starts_with("libz3.so") {
+                    let link = runtime.join(&name);
+                    let _ = std::fs::remove_file(&link);
+                    let _ = std::os::unix::fs::symlink(e.path(), &link);
+                }
+            }
+        }
+        println!("cargo:rustc-link-search=native={}", runtime.display());
+    }
 }

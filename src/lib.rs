@@ -10,6 +10,7 @@ pub mod meta;
 pub mod metrics;
 pub mod normalize;
 pub mod parse;
+pub mod parseval;
 pub mod plan;
 pub mod prepare;
 pub mod registry;

@@ -22,6 +22,7 @@ pub fn debug_json(host: Host) -> Json {
         "features": ["ast_ted", "astpm", "relpm", "sql_plan", "plan_cache", "spider_eval", "exec_match", "parse_cache", "rayon", "mimalloc"],
         "functions": SCALAR_FUNCTIONS.len() + TABLE_FUNCTIONS.len(),
         "threads": rayon::current_num_threads(),
+        "z3": crate::parseval::solver::z3_version(),
         "limits": {
             "max_sql_bytes": crate::prepare::MAX_SQL_BYTES,
             "max_tree_nodes": crate::prepare::MAX_TREE_NODES,

@@ -4,6 +4,7 @@
 //! SQL-level tests are checked against it. NULL rule (applied in `signature.rs`): NULL in a required
 //! argument gives NULL (no rows for a table function); NULL in an optional argument means its default.
 
+mod parseval;
 mod partial;
 mod plan;
 mod signature;
@@ -180,6 +181,26 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
         call: spider::exec_match,
     },
     ScalarFunction {
+        name: "sql_equivalent",
+        params: &[GOLD, PRED, SCHEMA, OPTIONS],
+        returns: SqlType::Integer,
+        doc: "ParSEval verdict: 1 when no generated test database tells the queries apart, 0 when \
+              one does (re-checked by running both), NULL when undecided (see \
+              sql_equivalent_reason). Options JSON: mode, budget_ms, seed, max_rows.",
+        deterministic: true,
+        call: parseval::sql_equivalent,
+    },
+    ScalarFunction {
+        name: "sql_equivalent_reason",
+        params: &[GOLD, PRED, SCHEMA, OPTIONS],
+        returns: SqlType::Text,
+        doc: "Why sql_equivalent gives its verdict on the same arguments: 'equivalent: ...', \
+              'not equivalent: ...' or 'unknown: ...' (unsupported construct, budget, gold fails, \
+              empty results).",
+        deterministic: true,
+        call: parseval::sql_equivalent_reason,
+    },
+    ScalarFunction {
         name: "sqlsim_version",
         params: &[],
         returns: SqlType::Text,
@@ -239,6 +260,35 @@ pub static TABLE_FUNCTIONS: &[TableFunction] = &[
         doc: "The official partial-match scores as rows (component, acc, rec, f1, label_total, \
               pred_total), one per component; no rows when the gold query does not parse.",
         call: spider::partial_rows,
+    },
+    TableFunction {
+        name: "parseval_generate",
+        params: &[required("query", SqlType::Text), SCHEMA, OPTIONS],
+        columns: &[
+            column("instance", SqlType::Integer),
+            column("table_name", SqlType::Text),
+            column("row_number", SqlType::Integer),
+            column("row_json", SqlType::Text),
+            column("branches", SqlType::Text),
+        ],
+        doc: "ParSEval test databases for a query: one row per generated tuple (instance, \
+              table_name, row_number, row_json, branches: the plan branches that instance covers, \
+              as a JSON array). Options JSON: mode, budget_ms, seed, max_rows.",
+        call: parseval::parseval_generate,
+    },
+    TableFunction {
+        name: "sql_counterexample",
+        params: &[GOLD, PRED, SCHEMA, OPTIONS],
+        columns: &[
+            column("table_name", SqlType::Text),
+            column("row_number", SqlType::Integer),
+            column("row_json", SqlType::Text),
+            column("gold_output", SqlType::Text),
+            column("pred_output", SqlType::Text),
+        ],
+        doc: "A generated database on which gold and pred differ: one row per tuple (NULL table \
+              when the database is empty) with both outputs as JSON; no rows when none was found.",
+        call: parseval::sql_counterexample,
     },
     TableFunction {
         name: "spider_schemas",

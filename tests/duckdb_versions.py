@@ -12,13 +12,14 @@ VERSIONS = ["1.3.2", "1.4.4", "1.5.6", "2.0.0"]
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 PROBE = r"""
-import duckdb, sys
+import duckdb, json, sys
 con = duckdb.connect(config={"allow_unsigned_extensions": "true"})
 con.execute(f"LOAD '{sys.argv[1]}'")
 score = con.execute("SELECT ast_ted('SELECT a FROM t', 'SELECT b FROM t')").fetchone()[0]
 rows = con.execute("SELECT count(*) FROM sqlsim_functions()").fetchone()[0]
-assert 0.0 < score < 1.0 and rows > 0, (score, rows)
-print(duckdb.__version__, score, rows)
+z3 = json.loads(con.execute("SELECT sqlsim_debug()").fetchone()[0])["z3"]
+assert 0.0 < score < 1.0 and rows > 0 and z3.startswith("5."), (score, rows, z3)
+print(duckdb.__version__, score, rows, "z3", z3)
 """
 
 

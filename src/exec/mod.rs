@@ -18,6 +18,7 @@
 //! is a mismatch.
 
 pub mod compare;
+pub mod instance;
 mod rewrite;
 
 use std::time::{Duration, Instant};
@@ -52,12 +53,12 @@ impl Default for ExecOptions {
 }
 
 /// Why a query produced no result.
-enum RunError {
+pub(crate) enum RunError {
     Sql(String),
     Bound(String),
 }
 
-fn run(
+pub(crate) fn run(
     conn: &Connection,
     sql: &str,
     opts: &ExecOptions,

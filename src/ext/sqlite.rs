@@ -118,7 +118,12 @@ impl<'vtab> VTab<'vtab> for RegistryTable {
             let p = column as usize;
             if constraint.usable() && constraint.op() == Some(ConstraintOperator::EQ) {
                 bound[p] = Some(i);
-            } else if !self.function.params[p].optional {
+            } else if !self.function.params[p].optional
+                || constraint.op() == Some(ConstraintOperator::EQ)
+            {
+                // An optional argument the query does pass (`f(t.a, s.b)` with `s` joined
+                // later) must not be read as absent: that plan would call f without it and
+                // then filter every row out.
                 unusable_required = true;
             }
         }
@@ -127,7 +132,14 @@ impl<'vtab> VTab<'vtab> for RegistryTable {
             .params
             .iter()
             .zip(&bound)
-            .any(|(p, b)| !p.optional && b.is_none());
+            .any(|(p, b)| !p.optional && b.is_none())
+            || info.constraints().iter().any(|c| {
+                let column = c.column_idx() - first_param;
+                column >= 0
+                    && (column as usize) < params
+                    && c.op() == Some(ConstraintOperator::EQ)
+                    && bound[column as usize].is_none()
+            });
         if unusable_required && required_missing {
             // Another join order can supply the argument: tell the planner this plan is impossible.
             return Err(BestIndexError::Constraint);

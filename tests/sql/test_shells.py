@@ -40,3 +40,29 @@ def test_duckdb_shell_survives_the_battery():
 def test_extensions_load_from_any_directory(tmp_path):
     os.chdir(tmp_path)
     assert "alive|1.0" in run_sqlite_shell(BATTERY[-1]).stdout
+
+
+def test_libz3_is_found_beside_the_extension_with_no_environment(tmp_path):
+    """dist/ carries libz3 (the z3-solver wheel's); the library finds it through its $ORIGIN run
+    path from any directory, with an empty environment, in sqlite3, apsw and DuckDB."""
+    import subprocess
+    import sys
+
+    from conftest import DUCKDB_EXTENSION, SQLITE_EXTENSION
+
+    probe = "SELECT json_extract(sqlsim_debug(), '$.z3');"
+    shell = subprocess.run(["/usr/bin/sqlite3", ":memory:", f".load {SQLITE_EXTENSION}", probe],
+                           cwd=tmp_path, env={}, capture_output=True, text=True, timeout=60)
+    assert shell.stdout.startswith("5."), shell.stdout + shell.stderr
+    script = f"""
+import apsw, duckdb, json
+c = apsw.Connection(':memory:'); c.enable_load_extension(True); c.load_extension({SQLITE_EXTENSION!r})
+d = duckdb.connect(config={{'allow_unsigned_extensions': 'true'}}); d.execute("LOAD '{DUCKDB_EXTENSION}'")
+q = "SELECT sqlsim_debug()"
+print(json.loads(c.execute(q).fetchone()[0])['z3'], json.loads(d.execute(q).fetchone()[0])['z3'])
+"""
+    py = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, env={},
+                        capture_output=True, text=True, timeout=120)
+    assert py.returncode == 0, py.stderr
+    apsw_z3, duck_z3 = py.stdout.split()
+    assert apsw_z3 == duck_z3 and apsw_z3.startswith("5.")

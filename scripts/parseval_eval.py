@@ -1,0 +1,189 @@
+#!/usr/bin/env python3
+"""ParSEval measurements: support ratio, share disproved and time per pair of sql_equivalent.
+
+BIRD: the 150-pair sample of bird_dev_dail.jsonl the issue names (random.Random(7).shuffle, first
+150), or --bird-all. Spider labeled sets: share of label-0 and of label-1 pairs disproved. Every 0
+verdict is re-checked here independently: its counterexample rows are inserted into a fresh SQLite
+(apsw) and both queries run on it. One pair at a time in SQLite (apsw), timed around the call
+(cold: nothing cached). Prints a markdown table; --disproved-label1 lists the label-1 disproofs.
+
+usage: scripts/parseval_eval.py [--data ../shared/data] [--bird-all | --skip-bird] [--sets a,b] [--limit N]
+"""
+import argparse
+import json
+import random
+import re
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import apsw
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+from pair_schemas import pair_schema  # noqa: E402
+
+EXT = str(ROOT / "dist" / "sqlsim")
+
+FEATURES = {
+    "aggregation": r"\b(count|sum|avg|min|max)\s*\(",
+    "having": r"\bhaving\b",
+    "distinct": r"\bdistinct\b",
+    "order by": r"\border\s+by\b",
+    "subquery": r"\(\s*select\b",
+    "case": r"\bcase\b",
+    "cast/string/date fn": r"\b(cast|substr|substring|strftime|date|julianday|instr|replace|lower|upper|length|iif)\s*\(",
+}
+
+
+def connect():
+    con = apsw.Connection(":memory:")
+    con.enable_load_extension(True)
+    con.load_extension(EXT)
+    return con
+
+
+def percentile(xs, p):
+    xs = sorted(xs)
+    if not xs:
+        return float("nan")
+    k = min(len(xs) - 1, max(0, int(round(p / 100 * (len(xs) - 1)))))
+    return xs[k]
+
+
+def recheck(con, gold, pred, schema_text):
+    """Rebuild the counterexample in a fresh SQLite and run both queries: True when they differ."""
+    rows = list(con.execute("SELECT * FROM sql_counterexample(?, ?, ?)", (gold, pred, schema_text)))
+    if not rows:
+        return False
+    db = apsw.Connection(":memory:")
+    ddl = list(con.execute("SELECT sql_plan_error('SELECT 1', ?)", (schema_text,)))  # validates schema
+    del ddl
+    if schema_text.lstrip().startswith("["):
+        for stmt in json.loads(schema_text):
+            db.execute(stmt)
+    elif schema_text.lstrip().startswith("{"):
+        return None  # Spider JSON entries: the tables are built by the extension only
+    else:
+        db.execute(schema_text)
+    for table, _, row, _, _ in rows:
+        if table is None:
+            continue
+        obj = json.loads(row)
+        cols = ", ".join('"' + c.replace('"', '""') + '"' for c in obj)
+        marks = ", ".join("?" for _ in obj)
+        db.execute(f'INSERT INTO "{table}" ({cols}) VALUES ({marks})', list(obj.values()))
+
+    def run(q):
+        try:
+            return list(db.execute(q))
+        except apsw.Error as e:
+            return ("error", str(e))
+
+    g, p = run(gold), run(pred)
+    if isinstance(g, tuple):
+        return False
+    if isinstance(p, tuple):
+        return True
+    key = lambda r: tuple((x is None, str(type(x)), str(x)) for x in r)  # noqa: E731
+    if sorted(map(key, g)) != sorted(map(key, p)):
+        return True
+    return g != p  # same bag: only an order difference (the extension checks ties)
+
+
+def evaluate(con, rows, data, budget=None):
+    out = []
+    opts = json.dumps({"budget_ms": budget}) if budget else None
+    for row in rows:
+        schema = pair_schema(row, data) if not row.get("_schema") else row["_schema"]
+        t0 = time.perf_counter()
+        v = con.execute("SELECT sql_equivalent(?, ?, ?, ?)", (row["gold"], row["pred"], schema, opts)).fetchone()[0]
+        dt = time.perf_counter() - t0
+        reason = con.execute("SELECT sql_equivalent_reason(?, ?, ?, ?)",
+                             (row["gold"], row["pred"], schema, opts)).fetchone()[0]
+        rc = None
+        if v == 0 and schema and not schema.lstrip().startswith("{"):
+            rc = recheck(con, row["gold"], row["pred"], schema)
+        out.append({"id": row.get("id"), "label": row.get("label"), "v": v, "t": dt, "reason": reason,
+                    "recheck": rc, "gold": row["gold"], "pred": row["pred"]})
+    return out
+
+
+def summary(name, res):
+    n = len(res)
+    sup = sum(r["v"] is not None for r in res)
+    dis = sum(r["v"] == 0 for r in res)
+    ts = [r["t"] for r in res]
+    contradicted = sum(r["recheck"] is False for r in res)
+    line = (f"| {name} | {n} | {sup / n:.1%} | {dis / n:.1%} | {statistics.median(ts):.3f} | "
+            f"{percentile(ts, 90):.3f} | {percentile(ts, 95):.3f} | {max(ts):.3f} | {contradicted} |")
+    lab = [r for r in res if r["label"] in (0, 1)]
+    if lab:
+        l0 = [r for r in lab if r["label"] == 0]
+        l1 = [r for r in lab if r["label"] == 1]
+        d0 = sum(r["v"] == 0 for r in l0) / max(1, len(l0))
+        d1 = sum(r["v"] == 0 for r in l1) / max(1, len(l1))
+        line += f" label-0 disproved {d0:.1%} ({len(l0)}), label-1 disproved {d1:.1%} ({len(l1)})"
+    return line
+
+
+def features(res):
+    lines = ["| feature (gold) | pairs | supported |", "|---|---|---|"]
+    for f, pat in FEATURES.items():
+        sel = [r for r in res if re.search(pat, r["gold"], re.I)]
+        if sel:
+            lines.append(f"| {f} | {len(sel)} | {sum(r['v'] is not None for r in sel) / len(sel):.1%} |")
+    return "\n".join(lines)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--data", default=str(ROOT.parent / "shared" / "data"))
+    ap.add_argument("--bird-all", action="store_true")
+    ap.add_argument("--skip-bird", action="store_true")
+    ap.add_argument("--sets", default="spider_dev_llm_gpt4.nooverlap,spider_dev_llm_gpt3.5.nooverlap")
+    ap.add_argument("--limit", type=int, default=0)
+    ap.add_argument("--budget", type=int, default=0)
+    ap.add_argument("--show", default="", help="print pairs whose reason starts with this")
+    ap.add_argument("--disproved-label1", action="store_true")
+    a = ap.parse_args()
+    data = Path(a.data)
+    con = connect()
+    print("| set | pairs | supported | disproved | median s | p90 s | p95 s | max s | contradicted by re-run |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    schemas = json.loads((data / "bird" / "schema.json").read_text())
+    bird = [json.loads(l) for l in open(data / "bird_dev_dail.jsonl")]
+    if not a.bird_all:
+        random.Random(7).shuffle(bird)
+        bird = bird[:150]
+    if a.limit:
+        bird = bird[:a.limit]
+    for r in bird:
+        r["_schema"] = json.dumps(schemas[r["db_id"]])
+    res = [] if a.skip_bird else evaluate(con, bird, data, a.budget or None)
+    if res:
+        print(summary("bird_dev_dail" + (" (all)" if a.bird_all else " (150 sample)"), res))
+    all_res = {"bird": res}
+    for s in [x for x in a.sets.split(",") if x]:
+        rows = [json.loads(l) for l in open(data / f"{s}.jsonl")]
+        if a.limit:
+            rows = rows[:a.limit]
+        r2 = evaluate(con, rows, data, a.budget or None)
+        all_res[s] = r2
+        print(summary(s, r2))
+    print()
+    if res:
+        print(features(res))
+    for name, res in all_res.items():
+        for r in res:
+            if a.show and r["reason"].startswith(a.show):
+                print(f"[{name} {r['id']}] {r['reason']}\n  gold: {r['gold']}\n  pred: {r['pred']}")
+            if a.disproved_label1 and r["label"] == 1 and r["v"] == 0:
+                print(f"[{name} {r['id']} label 1 disproved]\n  gold: {r['gold']}\n  pred: {r['pred']}")
+            if r["recheck"] is False:
+                print(f"[{name} {r['id']} CONTRADICTED] {r['reason']}\n  gold: {r['gold']}\n  pred: {r['pred']}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,428 @@
+//! The execution harness of ParSEval: a small database built from a schema and rows in an in-memory SQLite, both queries run on it under bounds, results compared as bags (lists under ORDER BY), numbers within 1e-9 relative.
+//!
+//! SQLite here is the copy compiled into the library (sqlite-loadable's `sqlite3ext-sys` builds
+//! `sqlite3.c` with `SQLITE_CORE`; rusqlite links against it, not a second bundled copy, which
+//! clashes at link time). `exec_match` has used it inside both hosts since it landed.
+
+use std::cmp::Ordering;
+use std::time::Duration;
+
+use rusqlite::types::Value;
+use rusqlite::Connection;
+
+use super::compare::{Cell, Row};
+use super::{run, ExecOptions, RunError};
+use crate::schema::{Affinity, Schema};
+
+/// Relative tolerance of number comparisons.
+pub const REL_TOLERANCE: f64 = 1e-9;
+
+/// Rows of one table of a generated database.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TableRows {
+    /// Index into [`Schema::tables`].
+    pub table: usize,
+    pub rows: Vec<Vec<Value>>,
+}
+
+/// A concrete database: rows per table (tables not listed are empty).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Database {
+    pub tables: Vec<TableRows>,
+}
+
+/// Bounds for running a query on a generated database.
+pub fn instance_bounds() -> ExecOptions {
+    ExecOptions {
+        timeout: Duration::from_millis(2_000),
+        max_rows: 100_000,
+        keep_distinct: true,
+    }
+}
+
+fn quote(id: &str) -> String {
+    format!("\"{}\"", id.replace('"', "\"\""))
+}
+
+/// `CREATE TABLE` statements for every table of `schema`: declared types, NOT NULL, primary,
+/// unique and foreign keys (foreign keys are not enforced: SQLite's default).
+pub fn create_statements(schema: &Schema) -> Vec<String> {
+    let col_name = |c: usize| {
+        schema
+            .columns
+            .get(c)
+            .map(|c| quote(&c.name))
+            .unwrap_or_default()
+    };
+    let list = |cols: &[usize]| {
+        cols.iter()
+            .map(|&c| col_name(c))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    schema
+        .tables
+        .iter()
+        // SQLite's own tables (Spider lists sqlite_sequence) cannot be created
+        .filter(|t| !is_internal(&t.name))
+        .map(|t| {
+            let mut parts: Vec<String> = t
+                .columns
+                .iter()
+                .filter_map(|&c| schema.columns.get(c))
+                .map(|c| {
+                    let mut s = quote(&c.name);
+                    if !c.ty.is_empty() {
+                        s.push(' ');
+                        s.push_str(&c.ty.replace(['(', ')', ',', ';', '"'], " "));
+                    }
+                    if c.not_null {
+                        s.push_str(" NOT NULL");
+                    }
+                    s
+                })
+                .collect();
+            if !t.primary_key.is_empty() {
+                parts.push(format!("PRIMARY KEY ({})", list(&t.primary_key)));
+            }
+            for u in &t.unique_keys {
+                parts.push(format!("UNIQUE ({})", list(u)));
+            }
+            for fk in &t.foreign_keys {
+                if let Some(rt) = schema.tables.get(fk.referenced_table) {
+                    parts.push(format!(
+                        "FOREIGN KEY ({}) REFERENCES {} ({})",
+                        list(&fk.columns),
+                        quote(&rt.name),
+                        list(&fk.referenced_columns)
+                    ));
+                }
+            }
+            format!("CREATE TABLE {} ({})", quote(&t.name), parts.join(", "))
+        })
+        .collect()
+}
+
+/// SQLite reserves `sqlite_*` names for its own tables.
+pub fn is_internal(table: &str) -> bool {
+    table.to_lowercase().starts_with("sqlite_")
+}
+
+/// An in-memory SQLite holding `db` under `schema`; Err when a table or row is rejected (a row
+/// that breaks a key, for example).
+pub fn open_database(schema: &Schema, db: &Database) -> Result<Connection, String> {
+    let conn = Connection::open_in_memory().map_err(|e| e.to_string())?;
+    for stmt in create_statements(schema) {
+        conn.execute(&stmt, [])
+            .map_err(|e| format!("{stmt}: {e}"))?;
+    }
+    for t in &db.tables {
+        let Some(table) = schema.tables.get(t.table) else {
+            return Err(format!("no table #{}", t.table));
+        };
+        if is_internal(&table.name) {
+            continue;
+        }
+        let marks = vec!["?"; table.columns.len()].join(", ");
+        let sql = format!("INSERT INTO {} VALUES ({marks})", quote(&table.name));
+        let mut stmt = conn.prepare(&sql).map_err(|e| e.to_string())?;
+        for row in &t.rows {
+            stmt.execute(rusqlite::params_from_iter(row.iter()))
+                .map_err(|e| format!("{}: {e}", table.name))?;
+        }
+    }
+    Ok(conn)
+}
+
+/// The SQLite storage class a column's values should take (its affinity's natural class).
+pub fn storage_class(schema: &Schema, column: usize) -> Affinity {
+    schema
+        .columns
+        .get(column)
+        .map(|c| c.affinity())
+        .unwrap_or(Affinity::Blob)
+}
+
+/// The result of one query on one database: rows, or why there are none.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Outcome {
+    Rows(Vec<Row>),
+    /// SQLite rejected the query (or failed running it).
+    Error(String),
+    /// The query ran past the time or row bound.
+    Bound(String),
+}
+
+/// Runs `sql` on `conn` under `opts`; `reverse` sets `PRAGMA reverse_unordered_selects`, which
+/// changes the order of rows SQLite is free to order (ties of ORDER BY, unordered scans).
+pub fn run_query(conn: &Connection, sql: &str, opts: &ExecOptions, reverse: bool) -> Outcome {
+    let pragma = format!("PRAGMA reverse_unordered_selects = {}", reverse as u8);
+    if let Err(e) = conn.execute_batch(&pragma) {
+        return Outcome::Error(e.to_string());
+    }
+    match run(conn, sql, opts) {
+        Ok(rows) => Outcome::Rows(rows),
+        Err(RunError::Sql(m)) => Outcome::Error(m),
+        Err(RunError::Bound(m)) => Outcome::Bound(m),
+    }
+}
+
+fn num(c: &Cell) -> Option<f64> {
+    match c {
+        Cell::Int(i) => Some(*i as f64),
+        Cell::Real(b) => Some(f64::from_bits(*b)),
+        _ => None,
+    }
+}
+
+fn rank(c: &Cell) -> u8 {
+    match c {
+        Cell::Null => 0,
+        Cell::Int(_) | Cell::Real(_) => 1,
+        Cell::Text(_) => 2,
+        Cell::Blob(_) => 3,
+    }
+}
+
+fn cell_cmp(a: &Cell, b: &Cell) -> Ordering {
+    match (num(a), num(b)) {
+        (Some(x), Some(y)) => x.partial_cmp(&y).unwrap_or(Ordering::Equal),
+        _ => rank(a).cmp(&rank(b)).then_with(|| a.cmp(b)),
+    }
+}
+
+/// Equal cells: numbers within [`REL_TOLERANCE`] relative (exactly for integers that fit), the
+/// rest exactly.
+pub fn cell_eq(a: &Cell, b: &Cell) -> bool {
+    match (a, b) {
+        (Cell::Int(x), Cell::Int(y)) => x == y,
+        _ => match (num(a), num(b)) {
+            (Some(x), Some(y)) => x == y || (x - y).abs() <= REL_TOLERANCE * x.abs().max(y.abs()),
+            _ => a == b,
+        },
+    }
+}
+
+pub(crate) fn row_eq(a: &Row, b: &Row) -> bool {
+    a.cells.len() == b.cells.len() && a.cells.iter().zip(&b.cells).all(|(x, y)| cell_eq(x, y))
+}
+
+fn row_cmp(a: &Row, b: &Row) -> Ordering {
+    for (x, y) in a.cells.iter().zip(&b.cells) {
+        let o = cell_cmp(x, y);
+        if o != Ordering::Equal {
+            return o;
+        }
+    }
+    a.cells.len().cmp(&b.cells.len())
+}
+
+/// How the rows of a result are compared.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RowOrder {
+    /// As bags (the outer query does not order its rows).
+    Bag,
+    /// As lists up to ties: the rows come in order of the output columns at these positions
+    /// (the outer ORDER BY keys); rows with equal keys may come in any order.
+    Sorted(Vec<usize>),
+}
+
+/// Same rows as bags; columns by position; two empty results are equal whatever their columns.
+pub fn same_bag(a: &[Row], b: &[Row]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut x: Vec<&Row> = a.iter().collect();
+    let mut y: Vec<&Row> = b.iter().collect();
+    x.sort_by(|p, q| row_cmp(p, q));
+    y.sort_by(|p, q| row_cmp(p, q));
+    x.iter().zip(&y).all(|(p, q)| row_eq(p, q))
+}
+
+/// Same rows under `order`: bags, or runs of equal sort keys (taken from `a`) that hold the
+/// same bags at the same places.
+pub fn same_rows(a: &[Row], b: &[Row], order: &RowOrder) -> bool {
+    let keys = match order {
+        RowOrder::Bag => return same_bag(a, b),
+        RowOrder::Sorted(keys) => keys,
+    };
+    if a.len() != b.len() {
+        return false;
+    }
+    let key_eq = |x: &Row, y: &Row| {
+        keys.iter()
+            .all(|&k| match (x.cells.get(k), y.cells.get(k)) {
+                (Some(p), Some(q)) => cell_eq(p, q),
+                _ => true,
+            })
+    };
+    let mut start = 0;
+    while start < a.len() {
+        let mut end = start + 1;
+        while end < a.len() && key_eq(&a[start], &a[end]) {
+            end += 1;
+        }
+        if !same_bag(&a[start..end], &b[start..end]) {
+            return false;
+        }
+        start = end;
+    }
+    true
+}
+
+/// The two queries' outcomes on one database and whether they differ.
+#[derive(Debug, Clone)]
+pub struct Comparison {
+    pub gold: Outcome,
+    pub pred: Outcome,
+    /// True only when the results are certainly different: the prediction fails where the gold
+    /// runs, or no order SQLite may choose for either query makes the results equal.
+    pub differ: bool,
+    /// True when the gold query could not give a result (error or bound): the database decides nothing.
+    pub gold_failed: bool,
+}
+
+/// Runs `gold` and `pred` on `conn` and compares them under `order` (the gold's outer ORDER BY).
+/// A difference is re-tested with SQLite's unordered scans reversed (rows a LIMIT without ORDER
+/// BY may pick), and counts only when no combination of the two runs makes the results equal.
+pub fn compare_on(conn: &Connection, gold: &str, pred: &str, order: &RowOrder) -> Comparison {
+    let opts = instance_bounds();
+    let g = run_query(conn, gold, &opts, false);
+    let p = run_query(conn, pred, &opts, false);
+    let (differ, gold_failed) = match (&g, &p) {
+        (Outcome::Rows(gr), Outcome::Rows(pr)) => {
+            if same_rows(gr, pr, order) {
+                (false, false)
+            } else {
+                let g2 = run_query(conn, gold, &opts, true);
+                let p2 = run_query(conn, pred, &opts, true);
+                let golds = [Some(gr), rows_of(&g2)];
+                let preds = [Some(pr), rows_of(&p2)];
+                let any_equal = golds
+                    .iter()
+                    .flatten()
+                    .any(|gx| preds.iter().flatten().any(|px| same_rows(gx, px, order)));
+                (!any_equal, false)
+            }
+        }
+        (Outcome::Rows(_), Outcome::Error(_)) => (true, false),
+        (Outcome::Rows(_), Outcome::Bound(_)) => (false, false),
+        _ => (false, true),
+    };
+    Comparison {
+        gold: g,
+        pred: p,
+        differ,
+        gold_failed,
+    }
+}
+
+fn rows_of(o: &Outcome) -> Option<&Vec<Row>> {
+    match o {
+        Outcome::Rows(r) => Some(r),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn schema() -> Schema {
+        Schema::from_argument(
+            "CREATE TABLE t(a INTEGER PRIMARY KEY, b TEXT NOT NULL, c REAL); \
+             CREATE TABLE u(x INTEGER REFERENCES t(a), y TEXT, UNIQUE(y))",
+        )
+        .unwrap()
+    }
+
+    fn db(rows: Vec<Vec<Value>>) -> Database {
+        Database {
+            tables: vec![TableRows { table: 0, rows }],
+        }
+    }
+
+    #[test]
+    fn builds_tables_with_constraints() {
+        let mut s = schema();
+        s.tables.push(crate::schema::Table {
+            name: "sqlite_sequence".into(),
+            ..Default::default()
+        });
+        assert_eq!(
+            create_statements(&s).len(),
+            2,
+            "SQLite's own tables are not created"
+        );
+        let ddl = create_statements(&s);
+        assert!(ddl[0].contains("PRIMARY KEY (\"a\")"), "{ddl:?}");
+        assert!(ddl[0].contains("\"b\" TEXT NOT NULL"), "{ddl:?}");
+        assert!(
+            ddl[1].contains("FOREIGN KEY (\"x\") REFERENCES \"t\" (\"a\")"),
+            "{ddl:?}"
+        );
+        let ok = db(vec![
+            vec![Value::Integer(1), Value::Text("x".into()), Value::Real(1.5)],
+            vec![Value::Integer(2), Value::Text("y".into()), Value::Null],
+        ]);
+        assert!(open_database(&s, &ok).is_ok());
+        let dup = db(vec![
+            vec![Value::Integer(1), Value::Text("x".into()), Value::Null],
+            vec![Value::Integer(1), Value::Text("y".into()), Value::Null],
+        ]);
+        assert!(open_database(&s, &dup).is_err());
+        let null = db(vec![vec![Value::Integer(1), Value::Null, Value::Null]]);
+        assert!(open_database(&s, &null).is_err());
+    }
+
+    #[test]
+    fn compares_bags_lists_and_tolerates_rounding() {
+        let s = schema();
+        let conn = open_database(
+            &s,
+            &db(vec![
+                vec![Value::Integer(1), Value::Text("x".into()), Value::Real(0.1)],
+                vec![Value::Integer(2), Value::Text("x".into()), Value::Real(0.2)],
+                vec![Value::Integer(3), Value::Text("z".into()), Value::Real(0.3)],
+            ]),
+        )
+        .unwrap();
+        let same = |g: &str, p: &str, o: RowOrder| !compare_on(&conn, g, p, &o).differ;
+        let bag = || RowOrder::Bag;
+        let by = |k: &[usize]| RowOrder::Sorted(k.to_vec());
+        assert!(same(
+            "SELECT a FROM t",
+            "SELECT a FROM t ORDER BY a DESC",
+            bag()
+        ));
+        assert!(!same(
+            "SELECT a FROM t ORDER BY a",
+            "SELECT a FROM t ORDER BY a DESC",
+            by(&[0])
+        ));
+        assert!(same("SELECT sum(c) FROM t", "SELECT 0.6", bag()));
+        assert!(!same("SELECT b FROM t", "SELECT DISTINCT b FROM t", bag()));
+        // ties of ORDER BY b may come in either order, but the runs of b must match
+        assert!(same(
+            "SELECT b, a FROM t ORDER BY b",
+            "SELECT b, a FROM t ORDER BY b, a DESC",
+            by(&[0])
+        ));
+        assert!(!same(
+            "SELECT b, a FROM t ORDER BY b",
+            "SELECT b, a FROM t ORDER BY b DESC",
+            by(&[0])
+        ));
+        // a LIMIT without ORDER BY may pick any row: both scan orders are tried
+        assert!(same(
+            "SELECT b FROM t LIMIT 1",
+            "SELECT b FROM t ORDER BY a DESC LIMIT 1",
+            bag()
+        ));
+        // a prediction SQLite rejects differs; a gold that fails decides nothing
+        let c = compare_on(&conn, "SELECT a FROM t", "SELECT nope FROM t", &bag());
+        assert!(c.differ && !c.gold_failed);
+        let c = compare_on(&conn, "SELECT nope FROM t", "SELECT a FROM t", &bag());
+        assert!(!c.differ && c.gold_failed);
+    }
+}

@@ -1,0 +1,127 @@
+//! Aggregate functions over a symbolic group: COUNT, SUM, TOTAL, AVG, MIN, MAX as Z3 terms (SQL's NULL rules included); the rest unmodelled.
+
+use z3::ast::{Bool, Int, Real};
+
+use super::symbolic::{as_real, cmp_terms, ite_term, Cmp, SymVal, Term};
+use crate::plan::AggFunc;
+
+fn count(live: &[Bool]) -> Int {
+    let terms: Vec<Int> = live
+        .iter()
+        .map(|c| c.ite(&Int::from_i64(1), &Int::from_i64(0)))
+        .collect();
+    if terms.is_empty() {
+        Int::from_i64(0)
+    } else {
+        Int::add(&terms)
+    }
+}
+
+fn none(live: &[Bool]) -> Bool {
+    if live.is_empty() {
+        Bool::from_bool(true)
+    } else {
+        Bool::or(live).not()
+    }
+}
+
+/// The value of `func` over the rows whose `live` flag holds (member of the group, argument not
+/// NULL, first occurrence under DISTINCT); `rep` is the group's representative row's argument.
+pub fn call(func: &AggFunc, live: &[Bool], vals: &[&SymVal], rep: Option<&SymVal>) -> SymVal {
+    match func {
+        AggFunc::Count => SymVal::of(Term::Int(count(live))),
+        AggFunc::Sum | AggFunc::Total | AggFunc::Avg => {
+            let all_int = vals.iter().all(|v| matches!(v.term, Some(Term::Int(_))));
+            let modelled = vals
+                .iter()
+                .all(|v| matches!(v.term, Some(Term::Int(_) | Term::Real(_))));
+            if !modelled {
+                return SymVal::unknown();
+            }
+            let sum = if all_int && matches!(func, AggFunc::Sum) {
+                let terms: Vec<Int> = live
+                    .iter()
+                    .zip(vals)
+                    .filter_map(|(l, v)| match &v.term {
+                        Some(Term::Int(x)) => Some(l.ite(x, &Int::from_i64(0))),
+                        _ => None,
+                    })
+                    .collect();
+                Term::Int(if terms.is_empty() {
+                    Int::from_i64(0)
+                } else {
+                    Int::add(&terms)
+                })
+            } else {
+                let terms: Vec<Real> = live
+                    .iter()
+                    .zip(vals)
+                    .filter_map(|(l, v)| {
+                        Some(l.ite(&as_real(v.term.as_ref()?)?, &Real::from_rational(0, 1)))
+                    })
+                    .collect();
+                Term::Real(if terms.is_empty() {
+                    Real::from_rational(0, 1)
+                } else {
+                    Real::add(&terms)
+                })
+            };
+            match func {
+                AggFunc::Total => SymVal::of(sum),
+                AggFunc::Sum => SymVal {
+                    term: Some(sum),
+                    null: none(live),
+                },
+                _ => {
+                    let n = count(live).to_real();
+                    let avg = as_real(&sum).map(|s| {
+                        let zero = n.eq(Real::from_rational(0, 1));
+                        Term::Real(zero.ite(&Real::from_rational(0, 1), &s.div(&n)))
+                    });
+                    SymVal {
+                        term: avg,
+                        null: none(live),
+                    }
+                }
+            }
+        }
+        AggFunc::Min | AggFunc::Max => {
+            let mut best: Option<(Term, Bool)> = None; // (value, seen)
+            for (l, v) in live.iter().zip(vals) {
+                let Some(t) = &v.term else {
+                    return SymVal::unknown();
+                };
+                best = Some(match best {
+                    None => (t.clone(), l.clone()),
+                    Some((cur, seen)) => {
+                        let better = if matches!(func, AggFunc::Min) {
+                            cmp_terms(t, &cur, Cmp::Lt)
+                        } else {
+                            cmp_terms(&cur, t, Cmp::Lt)
+                        };
+                        let Some(better) = better else {
+                            return SymVal::unknown();
+                        };
+                        let take = Bool::and(&[l.clone(), Bool::or(&[seen.not(), better])]);
+                        let Some(next) = ite_term(&take, t, &cur) else {
+                            return SymVal::unknown();
+                        };
+                        (next, Bool::or(&[seen, l.clone()]))
+                    }
+                });
+            }
+            match best {
+                Some((t, seen)) => SymVal {
+                    term: Some(t),
+                    null: seen.not(),
+                },
+                None => SymVal::null(),
+            }
+        }
+        AggFunc::AnyValue => rep.cloned().unwrap_or_else(SymVal::null),
+        AggFunc::GroupConcat => SymVal {
+            term: None,
+            null: none(live),
+        },
+    }
+}

@@ -1,0 +1,583 @@
+//! Symbolic execution of a plan over the symbolic database, collecting the coverage branches of each operator (paper §3, Table 2).
+
+use z3::ast::{Bool, Int};
+
+use super::database::SymDb;
+use super::symbolic::{same_value, SymRel, SymRow, SymVal, Truth};
+use crate::plan::{
+    AggCall, AggFunc, Aggregate, Columns, Expr, Join, JoinKind, Literal, Op, Plan, Sort,
+};
+use crate::schema::Schema;
+
+/// Most candidate rows one intermediate relation may hold (joins multiply them).
+pub const MAX_REL_ROWS: usize = 400;
+
+/// A coverage branch: a condition on the symbolic database that one test database should meet.
+#[derive(Debug, Clone)]
+pub struct Branch {
+    /// What it covers, e.g. `Filter#2 term 1 false`.
+    pub label: String,
+    /// Positive branches (a row passes, a pair matches, a group has several rows) come first in
+    /// the search; negative ones (a row fails, a tuple joins with nothing, NULLs, empty input) after.
+    pub positive: bool,
+    pub cond: Bool,
+}
+
+/// Walks a plan symbolically.
+pub struct Executor<'a> {
+    pub schema: &'a Schema,
+    pub db: &'a SymDb,
+    pub columns: &'a Columns,
+    pub branches: Vec<Branch>,
+    /// Operator counter for branch labels.
+    pub(super) next_op: usize,
+    /// Inside a subquery evaluated per outer row: no branches are collected there.
+    pub(super) quiet: usize,
+}
+
+/// Why a plan cannot be executed symbolically.
+pub type Unsupported = String;
+
+pub(super) fn any(conds: Vec<Bool>) -> Bool {
+    if conds.is_empty() {
+        Bool::from_bool(false)
+    } else {
+        Bool::or(&conds)
+    }
+}
+
+fn count(conds: &[Bool]) -> Int {
+    let terms: Vec<Int> = conds
+        .iter()
+        .map(|c| c.ite(&Int::from_i64(1), &Int::from_i64(0)))
+        .collect();
+    if terms.is_empty() {
+        Int::from_i64(0)
+    } else {
+        Int::add(&terms)
+    }
+}
+
+impl<'a> Executor<'a> {
+    pub fn new(schema: &'a Schema, db: &'a SymDb, columns: &'a Columns) -> Executor<'a> {
+        Executor {
+            schema,
+            db,
+            columns,
+            branches: Vec::new(),
+            next_op: 0,
+            quiet: 0,
+        }
+    }
+
+    pub(super) fn branch(&mut self, label: String, positive: bool, cond: Bool) {
+        if self.quiet == 0 {
+            self.branches.push(Branch {
+                label,
+                positive,
+                cond,
+            });
+        }
+    }
+
+    fn checked(rel: SymRel) -> Result<SymRel, Unsupported> {
+        if rel.rows.len() > MAX_REL_ROWS {
+            return Err(format!(
+                "instance too large: an intermediate relation has {} candidate rows",
+                rel.rows.len()
+            ));
+        }
+        Ok(rel)
+    }
+
+    /// The candidate output rows of `plan`; `outer` is the row of an enclosing query.
+    pub fn run(&mut self, plan: &Plan, outer: &[(u32, SymVal)]) -> Result<SymRel, Unsupported> {
+        self.next_op += 1;
+        let op = self.next_op;
+        let rel = match plan {
+            Plan::TableScan(t) => self.scan(t)?,
+            Plan::Filter(f) => {
+                let input = self.run(&f.input, outer)?;
+                self.filter(op, input, &f.condition, outer)?
+            }
+            Plan::Project(p) => {
+                let input = self.run(&p.input, outer)?;
+                let mut rows = Vec::with_capacity(input.rows.len());
+                for row in &input.rows {
+                    let env = self.env(&input.cols, &row.vals, outer);
+                    let vals = p
+                        .items
+                        .iter()
+                        .map(|(_, e)| self.value(e, &env))
+                        .collect::<Vec<_>>();
+                    rows.push(SymRow {
+                        exists: row.exists.clone(),
+                        vals,
+                    });
+                }
+                SymRel {
+                    cols: p.items.iter().map(|(id, _)| *id).collect(),
+                    rows,
+                }
+            }
+            Plan::Join(j) => self.join(op, j, outer)?,
+            Plan::Aggregate(a) => self.aggregate(op, a, outer)?,
+            Plan::Sort(s) => self.sort(op, s, outer)?,
+            Plan::SetOp(s) => self.setop(op, s, outer)?,
+            Plan::Values(v) => {
+                let rows = v
+                    .rows
+                    .iter()
+                    .map(|r| SymRow {
+                        exists: Bool::from_bool(true),
+                        vals: r.iter().map(|e| self.value(e, outer)).collect(),
+                    })
+                    .collect();
+                SymRel {
+                    cols: v.columns.clone(),
+                    rows,
+                }
+            }
+        };
+        Self::checked(rel)
+    }
+
+    /// The evaluation environment of one row: its columns, then the outer row's.
+    pub(super) fn env(
+        &self,
+        cols: &[u32],
+        vals: &[SymVal],
+        outer: &[(u32, SymVal)],
+    ) -> Vec<(u32, SymVal)> {
+        cols.iter()
+            .copied()
+            .zip(vals.iter().cloned())
+            .chain(outer.iter().cloned())
+            .collect()
+    }
+
+    fn scan(&mut self, t: &crate::plan::TableScan) -> Result<SymRel, Unsupported> {
+        let ti = self
+            .schema
+            .table_index(&t.table)
+            .ok_or_else(|| format!("unsupported: table {} is not in the schema", t.table))?;
+        let table = &self.schema.tables[ti];
+        let st = self
+            .db
+            .table(ti)
+            .ok_or_else(|| format!("unsupported: no candidate tuples for {}", t.table))?;
+        let mut positions = Vec::with_capacity(t.columns.len());
+        for &id in &t.columns {
+            let meta = self.columns.meta(id);
+            let pos = meta
+                .origin
+                .as_ref()
+                .and_then(|(_, col)| self.schema.column_index(ti, col))
+                .and_then(|c| table.columns.iter().position(|&x| x == c));
+            positions.push(pos);
+        }
+        let rows = st
+            .rows
+            .iter()
+            .map(|r| SymRow {
+                exists: r.exists.clone(),
+                vals: positions
+                    .iter()
+                    .map(|p| {
+                        p.and_then(|p| r.vals.get(p).cloned())
+                            .unwrap_or_else(SymVal::unknown)
+                    })
+                    .collect(),
+            })
+            .collect();
+        Ok(SymRel {
+            cols: t.columns.clone(),
+            rows,
+        })
+    }
+
+    fn filter(
+        &mut self,
+        op: usize,
+        input: SymRel,
+        cond: &Expr,
+        outer: &[(u32, SymVal)],
+    ) -> Result<SymRel, Unsupported> {
+        let atoms = atoms(cond);
+        let mut per_atom: Vec<Vec<Truth>> = vec![Vec::new(); atoms.len()];
+        let mut rows = Vec::with_capacity(input.rows.len());
+        let mut passes = Vec::new();
+        let mut fails = Vec::new();
+        for row in &input.rows {
+            let env = self.env(&input.cols, &row.vals, outer);
+            let truth = self.truth(cond, &env);
+            if self.quiet == 0 {
+                for (k, a) in atoms.iter().enumerate() {
+                    per_atom[k].push(self.truth(a, &env));
+                }
+            }
+            passes.push(Bool::and(&[row.exists.clone(), truth.t.clone()]));
+            fails.push(Bool::and(&[row.exists.clone(), truth.t.not()]));
+            rows.push(SymRow {
+                exists: Bool::and(&[row.exists.clone(), truth.t]),
+                vals: row.vals.clone(),
+            });
+        }
+        self.branch(format!("Filter#{op} some row passes"), true, any(passes));
+        self.branch(format!("Filter#{op} some row fails"), false, any(fails));
+        for (k, truths) in per_atom.iter().enumerate() {
+            let exists = input.rows.iter().map(|r| r.exists.clone());
+            let (mut t, mut f, mut u) = (Vec::new(), Vec::new(), Vec::new());
+            for (e, tr) in exists.zip(truths) {
+                t.push(Bool::and(&[e.clone(), tr.t.clone()]));
+                f.push(Bool::and(&[e.clone(), tr.f.clone()]));
+                u.push(Bool::and(&[e, tr.is_unknown()]));
+            }
+            self.branch(format!("Filter#{op} term {k} true"), true, any(t));
+            self.branch(format!("Filter#{op} term {k} false"), false, any(f));
+            self.branch(format!("Filter#{op} term {k} null"), false, any(u));
+        }
+        if atoms.len() == 1 {
+            let u: Vec<Bool> = input
+                .rows
+                .iter()
+                .map(|r| {
+                    let env = self.env(&input.cols, &r.vals, outer);
+                    Bool::and(&[r.exists.clone(), self.truth(cond, &env).is_unknown()])
+                })
+                .collect();
+            self.branch(format!("Filter#{op} condition null"), false, any(u));
+        }
+        Ok(SymRel {
+            cols: input.cols,
+            rows,
+        })
+    }
+
+    fn join(
+        &mut self,
+        op: usize,
+        j: &Join,
+        outer: &[(u32, SymVal)],
+    ) -> Result<SymRel, Unsupported> {
+        let left = self.run(&j.left, outer)?;
+        let right = self.run(&j.right, outer)?;
+        if left.rows.len() * right.rows.len() > MAX_REL_ROWS * 4 {
+            return Err(format!(
+                "instance too large: join of {} by {} candidate rows",
+                left.rows.len(),
+                right.rows.len()
+            ));
+        }
+        let mut cols = left.cols.clone();
+        cols.extend(&right.cols);
+        // m[l][r]: the pair exists and matches
+        let mut m: Vec<Vec<Bool>> = Vec::with_capacity(left.rows.len());
+        for l in &left.rows {
+            let mut line = Vec::with_capacity(right.rows.len());
+            for r in &right.rows {
+                let mut vals = l.vals.clone();
+                vals.extend(r.vals.iter().cloned());
+                let env = self.env(&cols, &vals, outer);
+                let t = self.truth(&j.condition, &env).t;
+                line.push(Bool::and(&[l.exists.clone(), r.exists.clone(), t]));
+            }
+            m.push(line);
+        }
+        let matched_left: Vec<Bool> = m.iter().map(|line| any(line.clone())).collect();
+        let matched_right: Vec<Bool> = (0..right.rows.len())
+            .map(|r| any(m.iter().map(|line| line[r].clone()).collect()))
+            .collect();
+        let left_alone: Vec<Bool> = left
+            .rows
+            .iter()
+            .zip(&matched_left)
+            .map(|(l, ml)| Bool::and(&[l.exists.clone(), ml.not()]))
+            .collect();
+        let right_alone: Vec<Bool> = right
+            .rows
+            .iter()
+            .zip(&matched_right)
+            .map(|(r, mr)| Bool::and(&[r.exists.clone(), mr.not()]))
+            .collect();
+        let kind = j.kind.name();
+        self.branch(
+            format!("Join#{op} {kind} some pair matches"),
+            true,
+            any(matched_left.clone()),
+        );
+        self.branch(
+            format!("Join#{op} {kind} a left row matches nothing"),
+            false,
+            any(left_alone.clone()),
+        );
+        if j.kind.outputs_right() {
+            self.branch(
+                format!("Join#{op} {kind} a right row matches nothing"),
+                false,
+                any(right_alone.clone()),
+            );
+        }
+        let null_row = |n: usize| vec![SymVal::null(); n];
+        let mut rows = Vec::new();
+        match j.kind {
+            JoinKind::Semi | JoinKind::Anti => {
+                for ((l, ml), alone) in left.rows.iter().zip(&matched_left).zip(&left_alone) {
+                    let exists = if j.kind == JoinKind::Semi {
+                        ml.clone()
+                    } else {
+                        alone.clone()
+                    };
+                    rows.push(SymRow {
+                        exists,
+                        vals: l.vals.clone(),
+                    });
+                }
+                return Ok(SymRel {
+                    cols: left.cols,
+                    rows,
+                });
+            }
+            _ => {
+                for (li, l) in left.rows.iter().enumerate() {
+                    for (ri, r) in right.rows.iter().enumerate() {
+                        let mut vals = l.vals.clone();
+                        vals.extend(r.vals.iter().cloned());
+                        rows.push(SymRow {
+                            exists: m[li][ri].clone(),
+                            vals,
+                        });
+                    }
+                }
+                if matches!(j.kind, JoinKind::Left | JoinKind::Full) {
+                    for (l, alone) in left.rows.iter().zip(&left_alone) {
+                        let mut vals = l.vals.clone();
+                        vals.extend(null_row(right.cols.len()));
+                        rows.push(SymRow {
+                            exists: alone.clone(),
+                            vals,
+                        });
+                    }
+                }
+                if matches!(j.kind, JoinKind::Right | JoinKind::Full) {
+                    for (r, alone) in right.rows.iter().zip(&right_alone) {
+                        let mut vals = null_row(left.cols.len());
+                        vals.extend(r.vals.iter().cloned());
+                        rows.push(SymRow {
+                            exists: alone.clone(),
+                            vals,
+                        });
+                    }
+                }
+            }
+        }
+        Ok(SymRel { cols, rows })
+    }
+
+    fn aggregate(
+        &mut self,
+        op: usize,
+        a: &Aggregate,
+        outer: &[(u32, SymVal)],
+    ) -> Result<SymRel, Unsupported> {
+        let input = self.run(&a.input, outer)?;
+        let n = input.rows.len();
+        let key_pos: Vec<usize> = a
+            .group
+            .iter()
+            .map(|g| {
+                input
+                    .position(*g)
+                    .ok_or_else(|| format!("unsupported: group key ${g} not in input"))
+            })
+            .collect::<Result<_, _>>()?;
+        // member[i][j]: input row j belongs to the group whose representative is row i
+        let same_group = |i: usize, j: usize| -> Bool {
+            let conds: Vec<Bool> = key_pos
+                .iter()
+                .map(|&k| same_value(&input.rows[i].vals[k], &input.rows[j].vals[k]))
+                .collect();
+            Bool::and(&conds)
+        };
+        let mut reps: Vec<(Bool, Vec<Bool>, usize)> = Vec::new();
+        if key_pos.is_empty() {
+            let member: Vec<Bool> = input.rows.iter().map(|r| r.exists.clone()).collect();
+            reps.push((Bool::from_bool(true), member, 0));
+        } else {
+            for i in 0..n {
+                let mut first = vec![input.rows[i].exists.clone()];
+                for j in 0..i {
+                    first.push(Bool::and(&[input.rows[j].exists.clone(), same_group(i, j)]).not());
+                }
+                let member: Vec<Bool> = (0..n)
+                    .map(|j| Bool::and(&[input.rows[j].exists.clone(), same_group(i, j)]))
+                    .collect();
+                reps.push((Bool::and(&first), member, i));
+            }
+        }
+        let exists_all: Vec<Bool> = input.rows.iter().map(|r| r.exists.clone()).collect();
+        let big_group: Vec<Bool> = reps
+            .iter()
+            .map(|(rep, member, _)| Bool::and(&[rep.clone(), count(member).ge(Int::from_i64(2))]))
+            .collect();
+        self.branch(
+            format!("Aggregate#{op} a group of several rows"),
+            true,
+            any(big_group),
+        );
+        if !key_pos.is_empty() && reps.len() > 1 {
+            let pairs: Vec<Bool> = (0..reps.len())
+                .flat_map(|i| (0..i).map(move |j| (i, j)))
+                .map(|(i, j)| Bool::and(&[reps[i].0.clone(), reps[j].0.clone()]))
+                .collect();
+            self.branch(format!("Aggregate#{op} several groups"), true, any(pairs));
+        }
+        self.branch(
+            format!("Aggregate#{op} empty input"),
+            false,
+            any(exists_all).not(),
+        );
+        for call in &a.calls {
+            if let Some(p) = call.args.first().and_then(|c| input.position(*c)) {
+                let nulls: Vec<Bool> = input
+                    .rows
+                    .iter()
+                    .map(|r| Bool::and(&[r.exists.clone(), r.vals[p].null.clone()]))
+                    .collect();
+                let values: Vec<Bool> = input
+                    .rows
+                    .iter()
+                    .map(|r| Bool::and(&[r.exists.clone(), r.vals[p].null.not()]))
+                    .collect();
+                let name = call.func.name();
+                // NULL next to a value: COUNT(col) against COUNT(*), AVG against SUM / COUNT(*)
+                let mixed = Bool::and(&[any(nulls.clone()), any(values)]);
+                self.branch(
+                    format!("Aggregate#{op} NULL and non-NULL arguments of {name}"),
+                    false,
+                    mixed,
+                );
+                self.branch(
+                    format!("Aggregate#{op} NULL argument of {name}"),
+                    false,
+                    any(nulls),
+                );
+            }
+        }
+        let mut rows = Vec::with_capacity(reps.len());
+        for (rep, member, i) in &reps {
+            let mut vals: Vec<SymVal> = key_pos
+                .iter()
+                .map(|&k| {
+                    input
+                        .rows
+                        .get(*i)
+                        .map_or_else(SymVal::null, |r| r.vals[k].clone())
+                })
+                .collect();
+            for call in &a.calls {
+                vals.push(self.agg_call(call, &input, member, *i));
+            }
+            rows.push(SymRow {
+                exists: rep.clone(),
+                vals,
+            });
+        }
+        Ok(SymRel {
+            cols: a.output_columns(),
+            rows,
+        })
+    }
+
+    fn agg_call(&mut self, call: &AggCall, input: &SymRel, member: &[Bool], rep: usize) -> SymVal {
+        let arg = call.args.first().and_then(|c| input.position(*c));
+        let Some(p) = arg else {
+            return match call.func {
+                AggFunc::Count => SymVal::of(super::symbolic::Term::Int(count(member))),
+                _ => SymVal::unknown(),
+            };
+        };
+        // rows of the group whose argument is not NULL (first occurrence only under DISTINCT)
+        let mut live: Vec<Bool> = Vec::with_capacity(member.len());
+        for (j, m) in member.iter().enumerate() {
+            let mut c = vec![m.clone(), input.rows[j].vals[p].null.not()];
+            if call.distinct {
+                for (k, mk) in member.iter().enumerate().take(j) {
+                    let dup = Bool::and(&[
+                        mk.clone(),
+                        input.rows[k].vals[p].null.not(),
+                        same_value(&input.rows[k].vals[p], &input.rows[j].vals[p]),
+                    ]);
+                    c.push(dup.not());
+                }
+            }
+            live.push(Bool::and(&c));
+        }
+        let vals: Vec<&SymVal> = input.rows.iter().map(|r| &r.vals[p]).collect();
+        super::aggregate::call(
+            &call.func,
+            &live,
+            &vals,
+            input.rows.get(rep).map(|r| &r.vals[p]),
+        )
+    }
+
+    fn sort(
+        &mut self,
+        op: usize,
+        s: &Sort,
+        outer: &[(u32, SymVal)],
+    ) -> Result<SymRel, Unsupported> {
+        let input = self.run(&s.input, outer)?;
+        let keys: Vec<usize> = s
+            .keys
+            .iter()
+            .filter_map(|k| input.position(k.column))
+            .collect();
+        if !keys.is_empty() && input.rows.len() > 1 {
+            let mut ties = Vec::new();
+            for i in 0..input.rows.len() {
+                for j in 0..i {
+                    let (a, b) = (&input.rows[i], &input.rows[j]);
+                    let mut c = vec![a.exists.clone(), b.exists.clone()];
+                    c.extend(keys.iter().map(|&k| same_value(&a.vals[k], &b.vals[k])));
+                    ties.push(Bool::and(&c));
+                }
+            }
+            let exists: Vec<Bool> = input.rows.iter().map(|r| r.exists.clone()).collect();
+            let several = count(&exists).ge(Int::from_i64(2));
+            self.branch(format!("Sort#{op} several rows to order"), true, several);
+            self.branch(format!("Sort#{op} tie on the keys"), false, any(ties));
+        }
+        if let Some(Expr::Literal(Literal::Integer(k))) = &s.fetch {
+            let exists: Vec<Bool> = input.rows.iter().map(|r| r.exists.clone()).collect();
+            let more = count(&exists).gt(Int::from_i64(*k));
+            self.branch(format!("Sort#{op} more rows than the limit"), true, more);
+        }
+        // LIMIT/OFFSET are not modelled: the operators above see every row (execution decides)
+        Ok(input)
+    }
+}
+
+/// The atoms of a condition: its leaves under AND, OR and NOT.
+pub fn atoms(e: &Expr) -> Vec<&Expr> {
+    match e {
+        Expr::Call(Op::And | Op::Or, args) => args.iter().flat_map(atoms).collect(),
+        Expr::Call(Op::Not, args) if args.len() == 1 => atoms(&args[0]),
+        _ => vec![e],
+    }
+}
+
+trait OutputColumns {
+    fn output_columns(&self) -> Vec<u32>;
+}
+
+impl OutputColumns for Aggregate {
+    fn output_columns(&self) -> Vec<u32> {
+        self.group
+            .iter()
+            .copied()
+            .chain(self.calls.iter().map(|c| c.id))
+            .collect()
+    }
+}

@@ -1,0 +1,150 @@
+//! The options JSON of the ParSEval functions: mode, budget_ms, seed, max_rows; unknown keys and bad values are argument errors naming the function.
+
+use serde_json::Value as Json;
+
+use crate::error::{Error, Result};
+
+/// Which coverage branches the search tries to cover (paper §4.3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Mode {
+    /// Positive branches only: databases on which the query returns rows.
+    Positive,
+    /// Positive branches and at most one negative branch per database.
+    OneNegative,
+    /// Greedy over all branches, growing the instance size while branches remain (default).
+    All,
+    /// As `All`, and every instance size up to `max_rows` is tried.
+    Complete,
+}
+
+impl Mode {
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Positive => "positive",
+            Mode::OneNegative => "one-negative",
+            Mode::All => "all",
+            Mode::Complete => "complete",
+        }
+    }
+}
+
+/// Options of one call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Options {
+    pub mode: Mode,
+    /// Wall-clock budget of the whole call (generation and execution), in milliseconds.
+    pub budget_ms: u64,
+    /// Seed of the solver's random choices; the same seed gives the same databases.
+    pub seed: u32,
+    /// Most rows per table in a generated database.
+    pub max_rows: usize,
+}
+
+/// Default budget: a typical Spider pair needs well under it.
+pub const DEFAULT_BUDGET_MS: u64 = 2_000;
+/// Largest accepted budget.
+pub const MAX_BUDGET_MS: u64 = 60_000;
+/// Largest accepted `max_rows`.
+pub const MAX_ROWS_LIMIT: usize = 8;
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            mode: Mode::All,
+            budget_ms: DEFAULT_BUDGET_MS,
+            seed: 0,
+            max_rows: 3,
+        }
+    }
+}
+
+impl Options {
+    /// Parses the options argument of `function` (None or NULL: the defaults).
+    pub fn parse(function: &'static str, text: Option<&str>) -> Result<Options> {
+        let bad = |message: String| Error::Argument {
+            function,
+            argument: "options",
+            message,
+        };
+        let mut o = Options::default();
+        let Some(text) = text else {
+            return Ok(o);
+        };
+        let json: Json =
+            serde_json::from_str(text).map_err(|e| bad(format!("is not JSON: {e}")))?;
+        let Json::Object(map) = json else {
+            return Err(bad("must be a JSON object".into()));
+        };
+        for (key, value) in &map {
+            let uint = |lo: u64, hi: u64| -> Result<u64> {
+                value
+                    .as_u64()
+                    .filter(|v| (lo..=hi).contains(v))
+                    .ok_or_else(|| {
+                        bad(format!(
+                            "'{key}' must be an integer in [{lo}, {hi}], got {value}"
+                        ))
+                    })
+            };
+            match key.as_str() {
+                "mode" => {
+                    o.mode = match value.as_str() {
+                        Some("positive") => Mode::Positive,
+                        Some("one-negative") => Mode::OneNegative,
+                        Some("all") => Mode::All,
+                        Some("complete") => Mode::Complete,
+                        _ => {
+                            return Err(bad(format!(
+                                "'mode' must be 'positive', 'one-negative', 'all' or 'complete', got {value}"
+                            )))
+                        }
+                    }
+                }
+                "budget_ms" => o.budget_ms = uint(1, MAX_BUDGET_MS)?,
+                "seed" => o.seed = uint(0, u32::MAX as u64)? as u32,
+                "max_rows" => o.max_rows = uint(1, MAX_ROWS_LIMIT as u64)? as usize,
+                other => {
+                    return Err(bad(format!(
+                        "unknown option '{other}' (known: mode, budget_ms, seed, max_rows)"
+                    )))
+                }
+            }
+        }
+        Ok(o)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_and_rejects() {
+        assert_eq!(Options::parse("f", None).unwrap(), Options::default());
+        let o = Options::parse(
+            "f",
+            Some(r#"{"mode":"positive","budget_ms":50,"seed":7,"max_rows":2}"#),
+        )
+        .unwrap();
+        assert_eq!(
+            (o.mode, o.budget_ms, o.seed, o.max_rows),
+            (Mode::Positive, 50, 7, 2)
+        );
+        for bad in [
+            r#"{"nope":1}"#,
+            r#"{"mode":"x"}"#,
+            r#"{"max_rows":0}"#,
+            "[1]",
+            "{",
+        ] {
+            match Options::parse("sql_equivalent", Some(bad)) {
+                Err(Error::Argument {
+                    function, argument, ..
+                }) => {
+                    assert_eq!((function, argument), ("sql_equivalent", "options"))
+                }
+                other => panic!("{bad}: {other:?}"),
+            }
+        }
+    }
+}

@@ -1,0 +1,391 @@
+//! The search for test databases (paper Algorithm 1): greedy over the coverage branches, positives first, one Z3 model per database, growing the instance size while branches stay uncovered.
+
+use std::collections::{HashMap, HashSet};
+use std::time::{Duration, Instant};
+
+use z3::ast::Bool;
+use z3::SatResult;
+
+use super::database::SymDb;
+use super::execute::{Branch, Executor};
+use super::options::{Mode, Options};
+use super::solver::{bounded_solver, with_bounded_z3};
+use super::symbolic::Sort;
+use crate::exec::instance::Database;
+use crate::plan::{Expr, Literal, Op, Plan, QueryPlan};
+use crate::schema::Schema;
+
+/// Most databases generated at one instance size.
+const MAX_INSTANCES_PER_SIZE: usize = 6;
+/// Longest single solver check.
+const MAX_CHECK: Duration = Duration::from_millis(200);
+
+/// A branch still to cover, by its indicator literal (asserted to imply the branch).
+struct Pending {
+    label: String,
+    positive: bool,
+    indicator: Bool,
+}
+
+/// One generated database and the branches it covers.
+#[derive(Debug, Clone)]
+pub struct Instance {
+    pub db: Database,
+    pub covered: Vec<String>,
+}
+
+/// What the search produced for one query.
+#[derive(Debug, Clone, Default)]
+pub struct Generated {
+    pub instances: Vec<Instance>,
+    /// Labels of every branch found, covered or not.
+    pub branches: Vec<String>,
+    /// Why symbolic execution stopped early (an unsupported construct, an instance too large).
+    pub stopped: Option<String>,
+    /// The time budget ran out before the search finished.
+    pub exhausted: bool,
+}
+
+impl Generated {
+    /// Labels of the covered branches.
+    pub fn covered(&self) -> HashSet<&str> {
+        self.instances
+            .iter()
+            .flat_map(|i| i.covered.iter().map(|s| s.as_str()))
+            .collect()
+    }
+}
+
+/// Every plan node, including those of subqueries inside expressions.
+fn visit_all(plan: &Plan, f: &mut dyn FnMut(&Plan)) {
+    plan.visit(&mut |p| {
+        f(p);
+        for e in p.exprs() {
+            visit_expr_subqueries(e, f);
+        }
+    });
+}
+
+fn visit_expr_subqueries(e: &Expr, f: &mut dyn FnMut(&Plan)) {
+    match e {
+        Expr::Subquery(s) => {
+            if let Some(o) = &s.operand {
+                visit_expr_subqueries(o, f);
+            }
+            visit_all(&s.plan, f);
+        }
+        Expr::Call(_, args) => args.iter().for_each(|a| visit_expr_subqueries(a, f)),
+        _ => {}
+    }
+}
+
+/// The schema tables a plan reads.
+pub fn scanned_tables(plan: &Plan, schema: &Schema) -> Vec<usize> {
+    let mut out = Vec::new();
+    visit_all(plan, &mut |p| {
+        if let Plan::TableScan(t) = p {
+            if let Some(i) = schema.table_index(&t.table) {
+                if !out.contains(&i) {
+                    out.push(i);
+                }
+            }
+        }
+    });
+    out
+}
+
+/// How the query uses schema columns: as numbers (compared or combined with a number, summed)
+/// or as text (compared with text that is not a number, LIKE, string and date functions).
+fn column_hints(q: &QueryPlan, schema: &Schema) -> HashMap<usize, Sort> {
+    let mut ids: HashMap<u32, Sort> = HashMap::new();
+    fn walk(e: &Expr, ids: &mut HashMap<u32, Sort>) {
+        if let Expr::Call(op, args) = e {
+            let cmp = op.is_comparison() || matches!(op, Op::Between | Op::InList);
+            let numeric_op = cmp || matches!(op, Op::Plus | Op::Minus | Op::Multiply | Op::Divide);
+            let has_number = args
+                .iter()
+                .any(|a| matches!(a, Expr::Literal(Literal::Integer(_) | Literal::Real(_))));
+            let has_text = args.iter().any(|a| match a {
+                Expr::Literal(Literal::Text(t)) => t.trim().parse::<f64>().is_err(),
+                _ => false,
+            });
+            let textual = matches!(op, Op::Like | Op::Glob | Op::Concat)
+                || matches!(op, Op::Function(f) if ["substr", "substring", "strftime", "date", "datetime",
+                    "julianday", "instr", "replace", "lower", "upper", "trim", "length"].contains(&f.as_str()))
+                || (cmp && has_text);
+            let hint = if textual {
+                Some(Sort::Text)
+            } else if numeric_op && has_number {
+                Some(Sort::Int)
+            } else {
+                None
+            };
+            if let Some(h) = hint {
+                for a in args {
+                    if let Expr::Column(c) = a {
+                        ids.entry(*c).or_insert(h);
+                    }
+                }
+            }
+            args.iter().for_each(|a| walk(a, ids));
+        }
+    }
+    visit_all(&q.root, &mut |p| {
+        for e in p.exprs() {
+            walk(e, &mut ids);
+        }
+        if let Plan::Aggregate(a) = p {
+            for c in &a.calls {
+                if matches!(
+                    c.func,
+                    crate::plan::AggFunc::Sum | crate::plan::AggFunc::Avg
+                ) {
+                    for &x in &c.args {
+                        ids.entry(x).or_insert(Sort::Int);
+                    }
+                }
+            }
+        }
+    });
+    ids.iter()
+        .filter_map(|(&id, &h)| {
+            let (t, c) = q.columns.meta(id).origin.as_ref()?;
+            Some((schema.column_index(schema.table_index(t)?, c)?, h))
+        })
+        .collect()
+}
+
+/// Most tables in one generated database (the query's tables plus those their foreign keys reach).
+const MAX_TABLES: usize = 8;
+
+/// `tables` plus the tables their foreign keys reference, transitively (at most [`MAX_TABLES`]).
+fn with_referenced_tables(mut tables: Vec<usize>, schema: &Schema) -> Vec<usize> {
+    let mut k = 0;
+    while k < tables.len() && tables.len() < MAX_TABLES {
+        if let Some(t) = schema.tables.get(tables[k]) {
+            for fk in &t.foreign_keys {
+                if !tables.contains(&fk.referenced_table) && tables.len() < MAX_TABLES {
+                    tables.push(fk.referenced_table);
+                }
+            }
+        }
+        k += 1;
+    }
+    tables
+}
+
+/// Schema columns the query reads; the others get fixed values (keys distinct by row number,
+/// NULL where allowed) instead of solver variables.
+fn used_columns(q: &QueryPlan, schema: &Schema) -> HashSet<usize> {
+    let mut ids: HashSet<u32> = q.root.output().into_iter().collect();
+    visit_all(&q.root, &mut |p| {
+        ids.extend(p.own_column_reads());
+        if let Plan::SetOp(s) = p {
+            for i in &s.inputs {
+                ids.extend(i.output());
+            }
+        }
+    });
+    ids.iter()
+        .filter_map(|&id| {
+            let (t, c) = q.columns.meta(id).origin.as_ref()?;
+            schema.column_index(schema.table_index(t)?, c)
+        })
+        .collect()
+}
+
+fn sizes(opts: &Options) -> Vec<usize> {
+    let mut v: Vec<usize> = match opts.mode {
+        Mode::Complete => (1..=opts.max_rows).collect(),
+        _ => vec![2, 3, opts.max_rows],
+    };
+    v.retain(|&s| s <= opts.max_rows);
+    v.dedup();
+    if v.is_empty() {
+        v.push(opts.max_rows);
+    }
+    v
+}
+
+/// Generates test databases for `q` against `schema` until every branch is covered, the sizes
+/// are exhausted, or `deadline` passes. The first database is always the empty one.
+pub fn generate(q: &QueryPlan, schema: &Schema, opts: &Options, deadline: Instant) -> Generated {
+    let mut out = Generated {
+        instances: vec![Instance {
+            db: Database::default(),
+            covered: vec!["empty database".into()],
+        }],
+        ..Generated::default()
+    };
+    let tables = with_referenced_tables(scanned_tables(&q.root, schema), schema);
+    let hints = column_hints(q, schema);
+    let mut used = used_columns(q, schema);
+    // foreign-key columns among the generated tables are modelled, so every generated
+    // database honours its foreign keys (a row referencing a missing key is no valid database)
+    for &t in &tables {
+        for fk in schema
+            .tables
+            .get(t)
+            .map_or(&[][..], |x| &x.foreign_keys[..])
+        {
+            if tables.contains(&fk.referenced_table) {
+                used.extend(fk.columns.iter().chain(&fk.referenced_columns).copied());
+            }
+        }
+    }
+    let mut done: HashSet<String> = HashSet::new();
+    for size in sizes(opts) {
+        let now = Instant::now();
+        if now >= deadline {
+            out.exhausted = true;
+            break;
+        }
+        let check = (deadline - now).min(MAX_CHECK);
+        let seed = opts.seed;
+        let mode = opts.mode;
+        let result = with_bounded_z3(deadline, || {
+            let db = SymDb::new(schema, &tables, size, &|c| hints.get(&c).copied(), &|c| {
+                used.contains(&c)
+            });
+            let mut exec = Executor::new(schema, &db, &q.columns);
+            let rel = exec.run(&q.root, &[])?;
+            let solver = bounded_solver(check, seed);
+            db.assert_constraints(schema, &solver);
+            let mut branches: Vec<Branch> = exec.branches;
+            let rows: Vec<_> = rel.rows.iter().map(|r| r.exists.clone()).collect();
+            if !rows.is_empty() {
+                branches.insert(
+                    0,
+                    Branch {
+                        label: "result has rows".into(),
+                        positive: true,
+                        cond: Bool::or(&rows),
+                    },
+                );
+            }
+            if mode == Mode::Positive {
+                branches.retain(|b| b.positive);
+            }
+            // positives first, stable otherwise (deterministic)
+            branches.sort_by_key(|b| !b.positive);
+            let labels: Vec<String> = branches.iter().map(|b| b.label.clone()).collect();
+            let mut pending: Vec<Pending> = branches
+                .into_iter()
+                .filter(|b| !done.contains(&b.label))
+                .enumerate()
+                .map(|(k, b)| {
+                    let indicator = Bool::new_const(format!("branch_{k}"));
+                    solver.assert(indicator.implies(&b.cond));
+                    Pending {
+                        label: b.label,
+                        positive: b.positive,
+                        indicator,
+                    }
+                })
+                .collect();
+            let preferences: Vec<Bool> = db
+                .diversity()
+                .iter()
+                .enumerate()
+                .map(|(k, p)| {
+                    let indicator = Bool::new_const(format!("prefer_{k}"));
+                    solver.assert(indicator.implies(p));
+                    indicator
+                })
+                .collect();
+            let mut made: Vec<Instance> = Vec::new();
+            let mut exhausted = false;
+            for round in 0..MAX_INSTANCES_PER_SIZE {
+                if pending.is_empty() {
+                    break;
+                }
+                // the first database of a size covers positive branches only (Algorithm 1)
+                let positives_only = round == 0 && pending.iter().any(|b| b.positive);
+                // branches are tried as assumptions (indicator literals), never pushed: a
+                // push propagates outside the checks' time and resource limits
+                let mut chosen: Vec<usize> = Vec::new();
+                let mut assumed: Vec<Bool> = Vec::new();
+                let mut negatives = 0;
+                for (k, b) in pending.iter().enumerate() {
+                    if Instant::now() >= deadline {
+                        exhausted = true;
+                        break;
+                    }
+                    if !b.positive
+                        && (positives_only || (mode == Mode::OneNegative && negatives == 1))
+                    {
+                        continue;
+                    }
+                    assumed.push(b.indicator.clone());
+                    if solver.check_assumptions(&assumed) == SatResult::Sat {
+                        chosen.push(k);
+                        negatives += usize::from(!b.positive);
+                    } else {
+                        assumed.pop();
+                    }
+                }
+                let mut model = None;
+                if !chosen.is_empty() && Instant::now() < deadline {
+                    for preference in &preferences {
+                        assumed.push(preference.clone());
+                        if solver.check_assumptions(&assumed) == SatResult::Sat {
+                            model = solver.get_model();
+                        }
+                        assumed.pop();
+                        if model.is_some() {
+                            break;
+                        }
+                    }
+                    if model.is_none() && solver.check_assumptions(&assumed) == SatResult::Sat {
+                        model = solver.get_model();
+                    }
+                }
+                let Some(model) = model else {
+                    break;
+                };
+                let covered: Vec<String> =
+                    chosen.iter().map(|&k| pending[k].label.clone()).collect();
+                made.push(Instance {
+                    db: db.concretize(&model),
+                    covered,
+                });
+                let chosen: HashSet<usize> = chosen.into_iter().collect();
+                pending = pending
+                    .into_iter()
+                    .enumerate()
+                    .filter(|(k, _)| !chosen.contains(k))
+                    .map(|(_, b)| b)
+                    .collect();
+                if exhausted {
+                    break;
+                }
+            }
+            Ok::<_, String>((labels, made, exhausted))
+        });
+        match result {
+            Ok((labels, made, exhausted)) => {
+                for l in labels {
+                    if !out.branches.contains(&l) {
+                        out.branches.push(l);
+                    }
+                }
+                for i in made {
+                    done.extend(i.covered.iter().cloned());
+                    out.instances.push(i);
+                }
+                out.exhausted |= exhausted;
+                if exhausted {
+                    break;
+                }
+                if opts.mode != Mode::Complete && out.branches.iter().all(|b| done.contains(b)) {
+                    break;
+                }
+            }
+            Err(reason) => {
+                out.stopped = Some(reason);
+                break;
+            }
+        }
+    }
+    out
+}

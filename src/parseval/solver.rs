@@ -1,0 +1,111 @@
+//! Bounded Z3 solving: one fresh context per call, a wall-clock timeout, a deterministic resource limit and a memory cap.
+
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+use z3::{Config, Context, Params, SatResult, Solver};
+
+/// Time past the deadline before the watchdog interrupts Z3.
+const WATCHDOG_GRACE: Duration = Duration::from_millis(50);
+
+/// Most memory (MiB) Z3 may hold in one process; set once, process-wide (Z3's own global cap).
+pub const MAX_MEMORY_MB: u32 = 512;
+
+/// Z3's resource limit per check: a deterministic bound on work (same input, same answer), well
+/// above what the coverage constraints of a Spider/BIRD query need, below a runaway search.
+pub const RLIMIT_PER_CHECK: u32 = 5_000_000;
+
+/// The linked libz3's version string, e.g. `5.4.0.0`.
+pub fn z3_version() -> String {
+    z3::full_version().to_string()
+}
+
+fn set_memory_cap() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        z3::set_global_param("memory_max_size", &MAX_MEMORY_MB.to_string());
+        z3::set_global_param("encoding", "ascii");
+    });
+}
+
+/// Runs `f` with a fresh Z3 context; a watchdog thread interrupts every Z3 operation of that
+/// context once `deadline` has passed (checks also stop at their own timeout and resource limit,
+/// but propagation outside a check has no other bound).
+pub fn with_bounded_z3<R: Send + Sync>(
+    deadline: Instant,
+    f: impl FnOnce() -> R + Send + Sync,
+) -> R {
+    set_memory_cap();
+    let mut cfg = Config::new();
+    cfg.set_model_generation(true);
+    z3::with_z3_config(&cfg, || {
+        let ctx = Context::thread_local();
+        let handle = ctx.handle();
+        let (done, wait) = mpsc::channel::<()>();
+        std::thread::scope(|scope| {
+            scope.spawn(move || {
+                let left = deadline.saturating_duration_since(Instant::now()) + WATCHDOG_GRACE;
+                if let Err(RecvTimeoutError::Timeout) = wait.recv_timeout(left) {
+                    handle.interrupt();
+                }
+            });
+            let out = f();
+            let _ = done.send(());
+            out
+        })
+    })
+}
+
+/// A solver with the timeout, resource limit and random seed applied; use inside [`with_bounded_z3`].
+pub fn bounded_solver(timeout: Duration, seed: u32) -> Solver {
+    let s = Solver::new();
+    let mut p = Params::new();
+    p.set_u32(
+        "timeout",
+        timeout.as_millis().clamp(1, u32::MAX as u128) as u32,
+    );
+    p.set_u32("rlimit", RLIMIT_PER_CHECK);
+    p.set_u32("random_seed", seed);
+    s.set_params(&p);
+    s
+}
+
+/// Outcome of a bounded check: a model is only read when the answer is `Sat`.
+pub fn check(s: &Solver) -> SatResult {
+    s.check()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use z3::ast::{Int, String as ZString};
+
+    #[test]
+    fn solves_ints_and_strings_with_the_wheel_libz3() {
+        assert!(z3_version().starts_with("5."), "{}", z3_version());
+        let r = with_bounded_z3(Instant::now() + Duration::from_millis(1000), || {
+            let s = bounded_solver(Duration::from_millis(1000), 0);
+            let x = Int::new_const("x");
+            let t = ZString::new_const("t");
+            s.assert(x.gt(Int::from_i64(3)));
+            s.assert(t.length().eq(Int::from_i64(2)));
+            match check(&s) {
+                SatResult::Sat => {
+                    let m = s.get_model();
+                    let xv = m
+                        .as_ref()
+                        .and_then(|m| m.eval(&x, true))
+                        .and_then(|v| v.as_i64());
+                    let tv = m
+                        .as_ref()
+                        .and_then(|m| m.eval(&t, true))
+                        .and_then(|v| v.as_string());
+                    (xv, tv)
+                }
+                _ => (None, None),
+            }
+        });
+        assert!(r.0.is_some_and(|x| x > 3), "{r:?}");
+        assert_eq!(r.1.map(|t| t.chars().count()), Some(2));
+    }
+}

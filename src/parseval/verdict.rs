@@ -1,0 +1,299 @@
+//! Equivalence verdicts: generate databases for both queries, run both on each, and return "equivalent", a re-checked counterexample, or why no verdict.
+
+use std::sync::{Arc, OnceLock};
+use std::time::{Duration, Instant};
+
+use super::options::Options;
+use super::search::{generate, Generated};
+use crate::cache::TextCache;
+use crate::error::Result;
+use crate::exec::instance::{compare_on, open_database, Database, Outcome, RowOrder};
+use crate::plan::{Expr, Plan, QueryPlan};
+use crate::schema::Schema;
+
+/// The verdict on a pair of queries.
+#[derive(Debug, Clone)]
+pub enum Verdict {
+    /// No generated database tells the queries apart.
+    Equivalent,
+    /// A database on which their results differ (re-checked on a fresh copy).
+    Different(Box<Counterexample>),
+    /// No verdict, and why.
+    Unknown(String),
+}
+
+/// A database that distinguishes two queries, with both outcomes on it.
+#[derive(Debug, Clone)]
+pub struct Counterexample {
+    pub db: Database,
+    pub gold: Outcome,
+    pub pred: Outcome,
+}
+
+/// A verdict with the facts behind it (for the reason text).
+#[derive(Debug, Clone)]
+pub struct Decision {
+    pub verdict: Verdict,
+    pub schema: Arc<Schema>,
+    /// Databases the queries were run on.
+    pub databases: usize,
+    /// Branches covered / found, over both queries.
+    pub covered: usize,
+    pub branches: usize,
+    pub elapsed: Duration,
+}
+
+impl Decision {
+    /// 1, 0 or None (NULL).
+    pub fn value(&self) -> Option<i64> {
+        match self.verdict {
+            Verdict::Equivalent => Some(1),
+            Verdict::Different(_) => Some(0),
+            Verdict::Unknown(_) => None,
+        }
+    }
+
+    /// One sentence saying why.
+    pub fn reason(&self) -> String {
+        match &self.verdict {
+            Verdict::Equivalent => format!(
+                "equivalent: same results on {} generated databases covering {} of {} plan branches",
+                self.databases, self.covered, self.branches
+            ),
+            Verdict::Different(c) => {
+                let why = match (&c.gold, &c.pred) {
+                    (_, Outcome::Error(e)) => format!("the prediction fails: {e}"),
+                    _ => "the results differ".into(),
+                };
+                format!(
+                    "not equivalent: {why} on a generated database with {} rows",
+                    c.db.tables.iter().map(|t| t.rows.len()).sum::<usize>()
+                )
+            }
+            Verdict::Unknown(r) => format!("unknown: {r}"),
+        }
+    }
+}
+
+/// How the gold query's rows are compared: bags, or runs of its outer ORDER BY keys (as far as
+/// the keys are output columns).
+pub fn row_order(q: &QueryPlan) -> RowOrder {
+    let (sort, project) = match &q.root {
+        Plan::Sort(s) => (s, None),
+        Plan::Project(p) => match &*p.input {
+            Plan::Sort(s) => (s, Some(p)),
+            _ => return RowOrder::Bag,
+        },
+        _ => return RowOrder::Bag,
+    };
+    let out = q.root.output();
+    let mut keys = Vec::new();
+    for k in &sort.keys {
+        let pos = match project {
+            None => out.iter().position(|&c| c == k.column),
+            Some(p) => p
+                .items
+                .iter()
+                .position(|(_, e)| *e == Expr::Column(k.column)),
+        };
+        match pos {
+            Some(p) => keys.push(p),
+            None => break,
+        }
+    }
+    if keys.is_empty() {
+        RowOrder::Bag
+    } else {
+        RowOrder::Sorted(keys)
+    }
+}
+
+/// The schema of a call: parsed from the argument, or inferred from both queries.
+pub fn schema_for(schema: Option<&str>, queries: &[&str]) -> Result<Arc<Schema>> {
+    match schema {
+        Some(text) => {
+            let parsed = crate::plan::prepared::schema_argument(text)?;
+            match &*parsed {
+                Ok(s) => Ok(Arc::new(s.clone())),
+                Err(e) => Err(e.clone()),
+            }
+        }
+        None => {
+            let statements: Vec<_> = queries
+                .iter()
+                .filter_map(|q| crate::parse::parse_sql(q).ok())
+                .flatten()
+                .collect();
+            Ok(Arc::new(Schema::infer(&statements)))
+        }
+    }
+}
+
+fn decision_cache() -> &'static TextCache<Decision> {
+    static CACHE: OnceLock<TextCache<Decision>> = OnceLock::new();
+    CACHE.get_or_init(|| TextCache::new(1_024))
+}
+
+/// [`decide`], cached per (gold, pred, schema, options): `sql_equivalent`,
+/// `sql_equivalent_reason` and `sql_counterexample` on one pair compute it once.
+pub fn decide_cached(
+    gold: &str,
+    pred: &str,
+    schema: Option<&str>,
+    opts: &Options,
+) -> Result<Arc<Decision>> {
+    let s = schema_for(schema, &[gold, pred])?;
+    let key = format!(
+        "{}\u{1}{}\u{1}{}\u{1}{}\u{1}{}\u{1}{:?}",
+        gold.len(),
+        gold,
+        pred,
+        schema.map_or(0, |s| s.len()),
+        schema.unwrap_or("\u{2}"),
+        opts
+    );
+    Ok(decision_cache().get_or_insert_with(&key, || decide(gold, pred, s, opts)))
+}
+
+/// Decides whether `gold` and `pred` are equivalent on databases generated for both plans.
+pub fn decide(gold: &str, pred: &str, schema: Arc<Schema>, opts: &Options) -> Decision {
+    let start = Instant::now();
+    let deadline = start + Duration::from_millis(opts.budget_ms);
+    let mut d = Decision {
+        verdict: Verdict::Unknown(String::new()),
+        schema: schema.clone(),
+        databases: 0,
+        covered: 0,
+        branches: 0,
+        elapsed: Duration::ZERO,
+    };
+    let finish = |mut d: Decision, v: Verdict| {
+        d.verdict = v;
+        d.elapsed = start.elapsed();
+        d
+    };
+    let gold_plan = match crate::plan::plan_sql(gold, &schema) {
+        Ok(p) => p,
+        Err(e) => {
+            return finish(
+                d,
+                Verdict::Unknown(format!("the gold query cannot be planned: {e}")),
+            )
+        }
+    };
+    let order = row_order(&gold_plan);
+    let mut suites: Vec<Generated> = Vec::new();
+    let pred_plan = crate::plan::plan_sql(pred, &schema).ok();
+    let mut tried = 0;
+    let mut gold_failure: Option<String> = None;
+    let mut any_rows = false;
+    let mut invalid = 0;
+    let mut check = |suite: &Generated, tried: &mut usize| -> Option<Verdict> {
+        for inst in &suite.instances {
+            let Ok(conn) = open_database(&schema, &inst.db) else {
+                invalid += 1;
+                continue;
+            };
+            *tried += 1;
+            let c = compare_on(&conn, gold, pred, &order);
+            if c.gold_failed {
+                if let Outcome::Error(e) | Outcome::Bound(e) = &c.gold {
+                    gold_failure.get_or_insert_with(|| e.clone());
+                }
+                continue;
+            }
+            for o in [&c.gold, &c.pred] {
+                if let Outcome::Rows(r) = o {
+                    any_rows |= !r.is_empty();
+                }
+            }
+            if c.differ {
+                // re-check on a fresh copy before reporting
+                let again = open_database(&schema, &inst.db)
+                    .map(|conn| compare_on(&conn, gold, pred, &order));
+                if let Ok(again) = again {
+                    if again.differ {
+                        return Some(Verdict::Different(Box::new(Counterexample {
+                            db: inst.db.clone(),
+                            gold: again.gold,
+                            pred: again.pred,
+                        })));
+                    }
+                }
+            }
+        }
+        None
+    };
+    // the empty database first: it costs nothing and catches predictions SQLite rejects
+    let empty = Generated {
+        instances: vec![super::search::Instance {
+            db: Database::default(),
+            covered: vec![],
+        }],
+        ..Generated::default()
+    };
+    if let Some(v) = check(&empty, &mut tried) {
+        d.databases = tried;
+        return finish(d, v);
+    }
+    let mut g = generate(&gold_plan, &schema, opts, deadline);
+    g.instances.remove(0); // the empty database was run already
+    if let Some(v) = check(&g, &mut tried) {
+        d.databases = tried;
+        return finish(d, v);
+    }
+    // keep the empty database in the count of generated ones
+    g.instances.insert(0, empty.instances[0].clone());
+    suites.push(g);
+    if let Some(pp) = &pred_plan {
+        if Instant::now() < deadline {
+            let mut g = generate(pp, &schema, opts, deadline);
+            g.instances.remove(0); // the empty database was run already
+            if let Some(v) = check(&g, &mut tried) {
+                d.databases = tried;
+                return finish(d, v);
+            }
+            suites.push(g);
+        }
+    }
+    d.databases = tried;
+    d.branches = suites.iter().map(|s| s.branches.len()).sum();
+    d.covered = suites
+        .iter()
+        .map(|s| s.covered().len().saturating_sub(1))
+        .sum();
+    let gold_suite = &suites[0];
+    if tried == 0 {
+        return finish(
+            d,
+            Verdict::Unknown(format!(
+                "no valid database was generated ({invalid} rejected)"
+            )),
+        );
+    }
+    if let Some(e) = gold_failure {
+        if !any_rows {
+            return finish(
+                d,
+                Verdict::Unknown(format!(
+                    "the gold query fails on the generated databases: {e}"
+                )),
+            );
+        }
+    }
+    if gold_suite.instances.len() <= 1 {
+        let why = match (&gold_suite.stopped, gold_suite.exhausted) {
+            (Some(r), _) => r.clone(),
+            (None, true) => "time budget exhausted before a database was generated".into(),
+            (None, false) => "no database besides the empty one was generated".into(),
+        };
+        return finish(d, Verdict::Unknown(why));
+    }
+    if !any_rows {
+        return finish(
+            d,
+            Verdict::Unknown("both queries return no rows on every generated database".into()),
+        );
+    }
+    finish(d, Verdict::Equivalent)
+}
