@@ -5,7 +5,8 @@ use z3::ast::{Bool, Int, Real};
 use super::symbolic::{as_real, cmp_terms, ite_term, Cmp, SymVal, Term};
 use crate::plan::AggFunc;
 
-fn count(live: &[Bool]) -> Int {
+/// How many of the rows are live (their conditions true), as an integer term.
+pub(super) fn count(live: &[Bool]) -> Int {
     let terms: Vec<Int> = live
         .iter()
         .map(|c| c.ite(&Int::from_i64(1), &Int::from_i64(0)))

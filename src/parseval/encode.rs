@@ -259,23 +259,9 @@ impl Executor<'_> {
                 SymVal { term, null: v.null }
             }
             Op::Function(name) => self.function(name, args, env),
-            Op::Eq
-            | Op::NotEq
-            | Op::Lt
-            | Op::LtEq
-            | Op::Gt
-            | Op::GtEq
-            | Op::And
-            | Op::Or
-            | Op::Not
-            | Op::IsNull
-            | Op::IsNotNull
-            | Op::IsDistinctFrom
-            | Op::IsNotDistinctFrom
-            | Op::Like
-            | Op::Glob
-            | Op::Between
-            | Op::InList => self.truth_value(&Expr::Call(op.clone(), args.to_vec()), env),
+            op if op.is_predicate() => {
+                self.truth_value(&Expr::Call(op.clone(), args.to_vec()), env)
+            }
             _ => SymVal::unknown(),
         }
     }

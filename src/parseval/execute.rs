@@ -2,6 +2,7 @@
 
 use z3::ast::{Bool, Int};
 
+use super::aggregate::count;
 use super::database::SymDb;
 use super::symbolic::{same_value, SymRel, SymRow, SymVal, Truth};
 use crate::plan::{
@@ -43,18 +44,6 @@ pub(super) fn any(conds: Vec<Bool>) -> Bool {
         Bool::from_bool(false)
     } else {
         Bool::or(&conds)
-    }
-}
-
-fn count(conds: &[Bool]) -> Int {
-    let terms: Vec<Int> = conds
-        .iter()
-        .map(|c| c.ite(&Int::from_i64(1), &Int::from_i64(0)))
-        .collect();
-    if terms.is_empty() {
-        Int::from_i64(0)
-    } else {
-        Int::add(&terms)
     }
 }
 

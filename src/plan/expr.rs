@@ -213,6 +213,31 @@ impl Op {
         })
     }
 
+    /// True for the operators whose value is a truth value (comparisons, logic, IS NULL, LIKE,
+    /// BETWEEN, IN).
+    pub fn is_predicate(&self) -> bool {
+        matches!(
+            self,
+            Op::Eq
+                | Op::NotEq
+                | Op::Lt
+                | Op::LtEq
+                | Op::Gt
+                | Op::GtEq
+                | Op::IsDistinctFrom
+                | Op::IsNotDistinctFrom
+                | Op::And
+                | Op::Or
+                | Op::Not
+                | Op::IsNull
+                | Op::IsNotNull
+                | Op::Like
+                | Op::Glob
+                | Op::Between
+                | Op::InList
+        )
+    }
+
     /// True for `=`, `<`, ... (the comparisons).
     pub fn is_comparison(&self) -> bool {
         matches!(
@@ -281,6 +306,18 @@ impl Expr {
             1 => terms.pop().unwrap_or(Expr::FALSE),
             _ => Expr::Call(Op::Or, terms),
         }
+    }
+
+    /// `args` with nested calls of `op` spliced in (AND and OR chains become n-ary).
+    pub fn flattened(op: &Op, args: Vec<Expr>) -> Vec<Expr> {
+        let mut out = Vec::new();
+        for a in args {
+            match a {
+                Expr::Call(o, inner) if o == *op => out.extend(Expr::flattened(op, inner)),
+                other => out.push(other),
+            }
+        }
+        out
     }
 
     /// True for the literal TRUE.
@@ -403,23 +440,7 @@ impl Expr {
             Expr::Literal(Literal::Text(_)) => DataType::Text,
             Expr::Literal(Literal::Boolean(_)) => DataType::Boolean,
             Expr::Call(op, args) => match op {
-                Op::Eq
-                | Op::NotEq
-                | Op::Lt
-                | Op::LtEq
-                | Op::Gt
-                | Op::GtEq
-                | Op::IsDistinctFrom
-                | Op::IsNotDistinctFrom
-                | Op::And
-                | Op::Or
-                | Op::Not
-                | Op::IsNull
-                | Op::IsNotNull
-                | Op::Like
-                | Op::Glob
-                | Op::Between
-                | Op::InList => DataType::Boolean,
+                op if op.is_predicate() => DataType::Boolean,
                 Op::Concat => DataType::Text,
                 Op::Divide | Op::Plus | Op::Minus | Op::Multiply | Op::Modulo => {
                     let (a, b) = (
@@ -441,13 +462,13 @@ impl Expr {
                     .find(|t| *t != DataType::Null)
                     .unwrap_or(DataType::Any),
                 Op::Cast(t) => cast_type(t),
-                Op::Function(_) => DataType::Any,
                 Op::Aggregate(f, _) => match f {
                     AggFunc::Count => DataType::Integer,
                     AggFunc::Avg | AggFunc::Total => DataType::Real,
                     AggFunc::GroupConcat => DataType::Text,
                     _ => args.first().map_or(DataType::Any, |a| a.data_type(columns)),
                 },
+                _ => DataType::Any,
             },
             Expr::Subquery(s) => match s.kind {
                 SubqueryKind::Scalar => s

@@ -74,6 +74,19 @@ pub struct Project {
     pub items: Vec<(ColumnId, Expr)>,
 }
 
+impl Project {
+    /// `e`, read above this Project, rewritten to read its input: every column the Project
+    /// defines is replaced by its defining expression.
+    pub fn inline(&self, e: &Expr) -> Expr {
+        e.substitute(&|c| {
+            self.items
+                .iter()
+                .find(|(id, _)| *id == c)
+                .map(|(_, x)| x.clone())
+        })
+    }
+}
+
 /// Joins two inputs on a condition.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Join {

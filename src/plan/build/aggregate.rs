@@ -15,6 +15,24 @@ struct Found {
 }
 
 impl Builder<'_> {
+    /// An `ANY_VALUE(column)` call with its own output column: one value of `column` per group
+    /// (SQLite's bare column in an aggregate query, a hidden ORDER BY column under DISTINCT).
+    pub(super) fn any_value(&mut self, column: ColumnId) -> AggCall {
+        let meta = self.columns.meta(column).clone();
+        let id = self.columns.derived(
+            &meta.name,
+            meta.ty,
+            format!("ANY_VALUE({})", meta.label),
+            false,
+        );
+        AggCall {
+            id,
+            func: AggFunc::AnyValue,
+            distinct: false,
+            args: vec![column],
+        }
+    }
+
     /// Plans `input` grouped by `group`, and rewrites every expression of `targets` to read the
     /// Aggregate's outputs: group expressions become key columns, aggregate calls their result
     /// columns, and a column that is neither (SQLite's "bare column") an `ANY_VALUE` call.
@@ -102,20 +120,9 @@ impl Builder<'_> {
         }
         let mut bare_ids = Vec::new();
         for &b in &bare {
-            let meta = self.columns.meta(b).clone();
-            let id = self.columns.derived(
-                &meta.name,
-                meta.ty,
-                format!("ANY_VALUE({})", meta.label),
-                false,
-            );
-            calls.push(AggCall {
-                id,
-                func: AggFunc::AnyValue,
-                distinct: false,
-                args: vec![b],
-            });
-            bare_ids.push((b, id));
+            let call = self.any_value(b);
+            bare_ids.push((b, call.id));
+            calls.push(call);
         }
         let found_ids: Vec<(Found, ColumnId)> =
             found.into_iter().zip(calls.iter().map(|c| c.id)).collect();

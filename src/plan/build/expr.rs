@@ -108,8 +108,8 @@ impl Builder<'_> {
                 let op = binary_op(op).ok_or_else(|| format!("unsupported operator {op}"))?;
                 let args = self.exprs(&[left, right], scope, aliases)?;
                 match op {
-                    Op::And => Expr::and(flatten(Op::And, args)),
-                    Op::Or => Expr::or(flatten(Op::Or, args)),
+                    Op::And => Expr::and(Expr::flattened(&Op::And, args)),
+                    Op::Or => Expr::or(Expr::flattened(&Op::Or, args)),
                     op => Expr::call(op, args),
                 }
             }
@@ -138,29 +138,19 @@ impl Builder<'_> {
             ast::Expr::IsNotDistinctFrom(a, b) => {
                 Expr::call(Op::IsNotDistinctFrom, self.exprs(&[a, b], scope, aliases)?)
             }
-            ast::Expr::IsTrue(x) | ast::Expr::IsNotFalse(x) => {
-                let x = self.expr(x, scope, aliases)?;
-                let t = if matches!(e, ast::Expr::IsTrue(_)) {
-                    Expr::TRUE
-                } else {
-                    Expr::FALSE
+            ast::Expr::IsTrue(x)
+            | ast::Expr::IsNotFalse(x)
+            | ast::Expr::IsFalse(x)
+            | ast::Expr::IsNotTrue(x) => {
+                // `x IS [NOT] TRUE/FALSE` is `[NOT] (x IS NOT DISTINCT FROM TRUE/FALSE)`.
+                let (truth, negated) = match e {
+                    ast::Expr::IsTrue(_) => (Expr::TRUE, false),
+                    ast::Expr::IsNotFalse(_) => (Expr::FALSE, true),
+                    ast::Expr::IsFalse(_) => (Expr::FALSE, false),
+                    _ => (Expr::TRUE, true),
                 };
-                negate(
-                    matches!(e, ast::Expr::IsNotFalse(_)),
-                    Expr::call(Op::IsNotDistinctFrom, vec![x, t]),
-                )
-            }
-            ast::Expr::IsFalse(x) | ast::Expr::IsNotTrue(x) => {
                 let x = self.expr(x, scope, aliases)?;
-                let t = if matches!(e, ast::Expr::IsFalse(_)) {
-                    Expr::FALSE
-                } else {
-                    Expr::TRUE
-                };
-                negate(
-                    matches!(e, ast::Expr::IsNotTrue(_)),
-                    Expr::call(Op::IsNotDistinctFrom, vec![x, t]),
-                )
+                negate(negated, Expr::call(Op::IsNotDistinctFrom, vec![x, truth]))
             }
             ast::Expr::Between {
                 expr,
@@ -409,16 +399,4 @@ impl Builder<'_> {
             }
         }
     }
-}
-
-/// Flattens nested calls of `op` among `args` (AND and OR chains become n-ary).
-pub fn flatten(op: Op, args: Vec<Expr>) -> Vec<Expr> {
-    let mut out = Vec::new();
-    for a in args {
-        match a {
-            Expr::Call(o, inner) if o == op => out.extend(flatten(op.clone(), inner)),
-            other => out.push(other),
-        }
-    }
-    out
 }

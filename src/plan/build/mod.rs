@@ -8,7 +8,6 @@ mod from;
 mod scope;
 mod select;
 
-pub use expr::flatten as flatten_public;
 pub use scope::{Relation, Scope};
 
 use super::columns::{ColumnId, Columns};

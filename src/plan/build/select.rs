@@ -4,8 +4,8 @@
 use super::expr::{last_identifier, Alias};
 use super::{sort_key, BuildResult, Builder, Scope};
 use crate::plan::columns::ColumnId;
-use crate::plan::expr::{AggFunc, Expr, Literal};
-use crate::plan::node::{AggCall, Aggregate, Filter, Plan, Project, Sort, SortKey};
+use crate::plan::expr::{Expr, Literal};
+use crate::plan::node::{Aggregate, Filter, Plan, Project, Sort, SortKey};
 use sqlparser::ast::{
     self, Distinct, GroupByExpr, OrderByExpr, Select, SelectItem, SelectItemQualifiedWildcardKind,
 };
@@ -171,22 +171,11 @@ impl Builder<'_> {
             let output = plan.output();
             let mut calls = Vec::new();
             for hidden_id in &output[visible..] {
-                let meta = self.columns.meta(*hidden_id).clone();
-                let id = self.columns.derived(
-                    &meta.name,
-                    meta.ty,
-                    format!("ANY_VALUE({})", meta.label),
-                    false,
-                );
-                calls.push(AggCall {
-                    id,
-                    func: AggFunc::AnyValue,
-                    distinct: false,
-                    args: vec![*hidden_id],
-                });
+                let call = self.any_value(*hidden_id);
                 for k in keys.iter_mut().filter(|k| k.column == *hidden_id) {
-                    k.column = id;
+                    k.column = call.id;
                 }
+                calls.push(call);
             }
             plan = Plan::Aggregate(Aggregate {
                 group: output[..visible].to_vec(),

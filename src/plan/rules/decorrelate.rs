@@ -107,26 +107,26 @@ fn decorrelate_project(mut p: Project) -> Plan {
 /// with the grouped aggregate.
 fn join_scalar_subqueries(plan: Plan, e: Expr) -> (Plan, Expr) {
     match e {
-        Expr::Subquery(s)
-            if s.kind == SubqueryKind::Scalar && !s.plan.outer_references().is_empty() =>
-        {
-            match correlated_aggregate::left_join_aggregate(plan, &s.plan) {
-                (joined, Some(value)) => (joined, value),
-                (plan, None) => (plan, Expr::Subquery(s)),
+        Expr::Subquery(s) if s.kind == SubqueryKind::Scalar => {
+            if !s.plan.outer_references().is_empty() {
+                return match correlated_aggregate::left_join_aggregate(plan, &s.plan) {
+                    (joined, Some(value)) => (joined, value),
+                    (plan, None) => (plan, Expr::Subquery(s)),
+                };
             }
-        }
-        Expr::Subquery(s)
-            if s.kind == SubqueryKind::Scalar && single_row_join(&s.plan).is_some() =>
-        {
-            let value = s.plan.output()[0];
-            let kind = single_row_join(&s.plan).unwrap_or(JoinKind::Left);
-            let joined = Plan::Join(Join {
-                kind,
-                left: Box::new(plan),
-                right: Box::new(s.plan),
-                condition: Expr::TRUE,
-            });
-            (joined, Expr::Column(value))
+            match single_row_join(&s.plan) {
+                Some(kind) => {
+                    let value = s.plan.output()[0];
+                    let joined = Plan::Join(Join {
+                        kind,
+                        left: Box::new(plan),
+                        right: Box::new(s.plan),
+                        condition: Expr::TRUE,
+                    });
+                    (joined, Expr::Column(value))
+                }
+                None => (plan, Expr::Subquery(s)),
+            }
         }
         Expr::Call(op, args) => {
             let mut plan = plan;
@@ -142,14 +142,12 @@ fn join_scalar_subqueries(plan: Plan, e: Expr) -> (Plan, Expr) {
     }
 }
 
-/// How an uncorrelated subquery plan joins its outer query when it returns at most one row:
+/// How an uncorrelated subquery plan (the caller checks) joins its outer query when it returns
+/// at most one row:
 /// `Inner` when it always returns exactly one (an Aggregate without group keys under Projects and
 /// Sorts that keep it), `Left` when it returns at most one (a LIMIT 0/1, or a Filter or OFFSET over
 /// one row), so that no row gives the scalar subquery's NULL; `None` otherwise.
 fn single_row_join(plan: &Plan) -> Option<JoinKind> {
-    if !plan.outer_references().is_empty() {
-        return None;
-    }
     let literal = |e: &Option<Expr>| match e {
         Some(Expr::Literal(crate::plan::expr::Literal::Integer(n))) => Some(*n),
         _ => None,
@@ -240,10 +238,7 @@ fn semi_join(
                     .iter()
                     .any(|(_, e)| e.has_subquery() || e.is_volatile()) =>
             {
-                let defs = p.items.clone();
-                let lookup =
-                    |c: ColumnId| defs.iter().find(|(id, _)| *id == c).map(|(_, e)| e.clone());
-                value = value.map(|v| v.substitute(&lookup));
+                value = value.map(|v| p.inline(&v));
                 plan = *p.input;
             }
             Plan::Sort(s) if s.fetch.is_none() && s.offset.is_none() => plan = *s.input,

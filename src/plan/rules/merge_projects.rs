@@ -50,12 +50,10 @@ fn merge(node: Plan) -> Plan {
             if unsafe_to_repeat {
                 return Plan::Project(outer);
             }
-            let defs = inner.items.clone();
-            let lookup = |c: ColumnId| defs.iter().find(|(id, _)| *id == c).map(|(_, e)| e.clone());
             let merged: Vec<(ColumnId, Expr)> = outer
                 .items
                 .iter()
-                .map(|(id, e)| (*id, e.substitute(&lookup)))
+                .map(|(id, e)| (*id, inner.inline(e)))
                 .collect();
             // Nested derived tables that each read a column twice would double the expressions
             // at every level; past a bound the Projects stay separate.

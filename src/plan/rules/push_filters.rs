@@ -63,9 +63,7 @@ fn push_filter(input: Plan, condition: Expr) -> Plan {
             if down.is_empty() {
                 return filter(Plan::Project(p), stay);
             }
-            let defs = p.items.clone();
-            let lookup = |c: ColumnId| defs.iter().find(|(id, _)| *id == c).map(|(_, e)| e.clone());
-            let down: Vec<Expr> = down.iter().map(|t| t.substitute(&lookup)).collect();
+            let down: Vec<Expr> = down.iter().map(|t| p.inline(t)).collect();
             let inner = std::mem::replace(&mut *p.input, Plan::empty());
             *p.input = push_filter(inner, Expr::and(down));
             filter(Plan::Project(p), stay)

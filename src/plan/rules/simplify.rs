@@ -80,29 +80,33 @@ fn negate(x: Expr) -> Expr {
 }
 
 fn and(args: Vec<Expr>) -> Expr {
-    let mut out: Vec<Expr> = Vec::new();
-    for a in super::super::build::flatten_public(Op::And, args) {
-        match a {
-            Expr::Literal(Literal::Boolean(true)) => {}
-            Expr::Literal(Literal::Boolean(false)) => return Expr::FALSE,
-            a if out.contains(&a) => {}
-            a => out.push(a),
-        }
-    }
-    Expr::and(out)
+    junction(Op::And, args)
 }
 
 fn or(args: Vec<Expr>) -> Expr {
+    junction(Op::Or, args)
+}
+
+/// AND (`absorbing` FALSE) or OR (`absorbing` TRUE), flattened, with the neutral literal dropped,
+/// the absorbing one deciding, and repeated terms dropped.
+fn junction(op: Op, args: Vec<Expr>) -> Expr {
+    let absorbing = op == Op::Or;
     let mut out: Vec<Expr> = Vec::new();
-    for a in super::super::build::flatten_public(Op::Or, args) {
+    for a in Expr::flattened(&op, args) {
         match a {
-            Expr::Literal(Literal::Boolean(false)) => {}
-            Expr::Literal(Literal::Boolean(true)) => return Expr::TRUE,
+            Expr::Literal(Literal::Boolean(b)) if b == absorbing => {
+                return Expr::Literal(Literal::Boolean(b))
+            }
+            Expr::Literal(Literal::Boolean(_)) => {}
             a if out.contains(&a) => {}
             a => out.push(a),
         }
     }
-    Expr::or(out)
+    if absorbing {
+        Expr::or(out)
+    } else {
+        Expr::and(out)
+    }
 }
 
 fn literal_order(a: &Literal, b: &Literal) -> Option<Ordering> {

@@ -87,9 +87,7 @@ fn split(left: &Plan, sub: &Plan) -> Option<Parts> {
                 {
                     return None;
                 }
-                let defs = &p.items;
-                value = value
-                    .substitute(&|c| defs.iter().find(|(id, _)| *id == c).map(|(_, e)| e.clone()));
+                value = p.inline(&value);
                 plan = &p.input;
             }
             Plan::Aggregate(a) if a.group.is_empty() => {
