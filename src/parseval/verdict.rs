@@ -111,13 +111,7 @@ pub fn row_order(q: &QueryPlan) -> RowOrder {
 /// The schema of a call: parsed from the argument, or inferred from both queries.
 pub fn schema_for(schema: Option<&str>, queries: &[&str]) -> Result<Arc<Schema>> {
     match schema {
-        Some(text) => {
-            let parsed = crate::plan::prepared::schema_argument(text)?;
-            match &*parsed {
-                Ok(s) => Ok(Arc::new(s.clone())),
-                Err(e) => Err(e.clone()),
-            }
-        }
+        Some(text) => Ok(crate::plan::prepared::schema_argument(text)?.schema.clone()),
         None => {
             let statements: Vec<_> = queries
                 .iter()

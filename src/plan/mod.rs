@@ -44,10 +44,30 @@ impl QueryPlan {
     }
 }
 
+/// The statements of `sql`, or why it cannot be planned (over sqlsim's input limit, or the
+/// parser's message).
+pub fn parse_query(sql: &str) -> Result<Vec<sqlparser::ast::Statement>, String> {
+    if sql.len() > crate::prepare::MAX_SQL_BYTES {
+        return Err(format!(
+            "query is {} bytes, over sqlsim's limit of {}",
+            sql.len(),
+            crate::prepare::MAX_SQL_BYTES
+        ));
+    }
+    crate::parse::parse_sql(sql).map_err(|e| e.to_string())
+}
+
 /// Builds the unoptimized plan of `sql` (one query) against `schema`.
 pub fn build_plan(sql: &str, schema: &Schema) -> Result<QueryPlan, String> {
-    let statements = crate::parse::parse_sql(sql).map_err(|e| e.to_string())?;
-    let statement = match statements.as_slice() {
+    build_parsed(&parse_query(sql)?, schema)
+}
+
+/// Builds the unoptimized plan of already parsed statements (exactly one query).
+pub fn build_parsed(
+    statements: &[sqlparser::ast::Statement],
+    schema: &Schema,
+) -> Result<QueryPlan, String> {
+    let statement = match statements {
         [one] => one,
         [] => return Err("no statement to plan".into()),
         _ => return Err("several statements; plan one query at a time".into()),
@@ -62,7 +82,19 @@ pub fn build_plan(sql: &str, schema: &Schema) -> Result<QueryPlan, String> {
 
 /// Builds and optimizes the plan of `sql` against `schema` (what `sql_plan` shows and RelPM reads).
 pub fn plan_sql(sql: &str, schema: &Schema) -> Result<QueryPlan, String> {
-    let mut plan = build_plan(sql, schema)?;
+    optimized(build_plan(sql, schema)?)
+}
+
+/// Builds and optimizes the plan of already parsed statements.
+pub fn plan_parsed(
+    statements: &[sqlparser::ast::Statement],
+    schema: &Schema,
+) -> Result<QueryPlan, String> {
+    optimized(build_parsed(statements, schema)?)
+}
+
+/// `plan` after the rewrite rules, or an internal error when a rule broke its output columns.
+fn optimized(mut plan: QueryPlan) -> Result<QueryPlan, String> {
     let report = rules::optimize(&mut plan);
     if let Some(rule) = report.rejected.first() {
         return Err(format!(

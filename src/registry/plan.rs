@@ -4,18 +4,25 @@ use super::partial::{alpha, beta};
 use super::{Args, Output};
 use crate::error::Result;
 use crate::metrics::relpm::relpm as relpm_scores;
-use crate::plan::prepared::{prepare_plan, PreparedPlan};
+use crate::plan::prepared::{prepare_plan, schema_argument, ParsedSchema, PreparedPlan};
 use std::sync::Arc;
 
-/// The prepared plan of argument 0 against the schema in argument `schema_index`.
-fn prepared(args: &Args<'_>, schema_index: usize) -> Result<Arc<PreparedPlan>> {
-    let schema = args.opt_text(schema_index)?;
-    prepare_plan(args.text(0)?, schema).map_err(|e| args.rename_error(schema_index, e))
+/// The parsed schema in argument `index` (NULL → inferred), errors naming the argument.
+fn schema(args: &Args<'_>, index: usize) -> Result<Option<Arc<ParsedSchema>>> {
+    args.opt_text(index)?
+        .map(|text| schema_argument(text).map_err(|e| args.rename_error(index, e)))
+        .transpose()
+}
+
+/// The prepared plan of argument 0 against the schema in argument 1.
+fn prepared(args: &Args<'_>) -> Result<Arc<PreparedPlan>> {
+    let schema = schema(args, 1)?;
+    Ok(prepare_plan(args.text(0)?, schema.as_deref()))
 }
 
 /// `sql_plan(sql [, schema])`: the EXPLAIN text, NULL when the query cannot be planned.
 pub fn sql_plan(args: &Args<'_>) -> Result<Output> {
-    Ok(match &prepared(args, 1)?.plan {
+    Ok(match &prepared(args)?.plan {
         Ok(plan) => Output::Text(plan.explain()),
         Err(_) => Output::Null,
     })
@@ -23,17 +30,17 @@ pub fn sql_plan(args: &Args<'_>) -> Result<Output> {
 
 /// `sql_plan_error(sql [, schema])`: NULL when the query plans, otherwise why not.
 pub fn sql_plan_error(args: &Args<'_>) -> Result<Output> {
-    Ok(match &prepared(args, 1)?.plan {
+    Ok(match &prepared(args)?.plan {
         Ok(_) => Output::Null,
         Err(e) => Output::Text(e.clone()),
     })
 }
 
-/// `relpm(gold, pred [, schema [, alpha [, beta]]])`.
+/// `relpm(gold, pred [, schema [, alpha [, beta]]])`: the schema argument is resolved once per
+/// pair, each query's plan and match tree come from the plan cache.
 pub fn relpm(args: &Args<'_>) -> Result<Output> {
     let (a, b) = (alpha(args, 3)?, beta(args, 4)?);
-    let schema = args.opt_text(2)?;
-    let scores = relpm_scores(args.text(0)?, args.text(1)?, schema, a, b)
-        .map_err(|e| args.rename_error(2, e))?;
+    let schema = schema(args, 2)?;
+    let scores = relpm_scores(args.text(0)?, args.text(1)?, schema.as_deref(), a, b);
     Ok(scores.map_or(Output::Null, |s| Output::Real(s.f_beta)))
 }
