@@ -227,7 +227,8 @@ impl Writer<'_> {
         match e {
             Expr::Column(c) => name(*c),
             Expr::Literal(Literal::Boolean(b)) => if *b { "1" } else { "0" }.into(),
-            Expr::Literal(l) => literal_text(l).replace("null", "NULL"),
+            Expr::Literal(Literal::Null) => "NULL".into(),
+            Expr::Literal(l) => literal_text(l),
             Expr::Call(op, args) => {
                 let a: Vec<String> = args.iter().map(|x| self.expr(x)).collect();
                 let bin = |o: &str| format!("({})", a.join(&format!(" {o} ")));

@@ -25,21 +25,19 @@ fn repeatable(e: &Expr) -> bool {
 fn expand(e: Expr) -> Expr {
     match e {
         Expr::Call(Op::Between, args) if args.len() == 3 && repeatable(&args[0]) => {
-            let mut it = args.into_iter();
-            let (a, lo, hi) = match (it.next(), it.next(), it.next()) {
-                (Some(a), Some(l), Some(h)) => (a, l, h),
-                _ => unreachable_expr(),
+            let [a, lo, hi]: [Expr; 3] = match args.try_into() {
+                Ok(three) => three,
+                Err(args) => return Expr::Call(Op::Between, args),
             };
             Expr::and(vec![
                 Expr::call(Op::GtEq, vec![a.clone(), lo]),
                 Expr::call(Op::LtEq, vec![a, hi]),
             ])
         }
-        Expr::Call(Op::InList, args) if args.len() >= 2 && repeatable(&args[0]) => {
-            let mut it = args.into_iter();
-            let a = it.next().unwrap_or(Expr::TRUE);
+        Expr::Call(Op::InList, mut args) if args.len() >= 2 && repeatable(&args[0]) => {
+            let a = args.remove(0);
             let mut items: Vec<Expr> = Vec::new();
-            for x in it {
+            for x in args {
                 if !items.contains(&x) {
                     items.push(x);
                 }
@@ -53,8 +51,4 @@ fn expand(e: Expr) -> Expr {
         }
         other => other,
     }
-}
-
-fn unreachable_expr() -> (Expr, Expr, Expr) {
-    (Expr::TRUE, Expr::TRUE, Expr::TRUE)
 }

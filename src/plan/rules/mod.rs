@@ -60,7 +60,6 @@ pub fn optimize_with(plan: &mut QueryPlan, rules: &[&dyn Rule]) -> Report {
         let mut changed = false;
         for rule in rules {
             let before = plan.root.clone();
-            let columns_before = plan.columns.len();
             let mut cx = RuleContext {
                 columns: &mut plan.columns,
             };
@@ -70,11 +69,7 @@ pub fn optimize_with(plan: &mut QueryPlan, rules: &[&dyn Rule]) -> Report {
                 plan.root = before;
                 continue;
             }
-            if after != before {
-                changed = true;
-            } else {
-                let _ = columns_before;
-            }
+            changed |= after != before;
             plan.root = after;
         }
         if !changed {
