@@ -11,6 +11,7 @@ usage: scripts/parseval_eval.py [--data ../shared/data] [--bird-all | --skip-bir
 """
 import argparse
 import json
+import os
 import random
 import re
 import statistics
@@ -24,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 from pair_schemas import pair_schema  # noqa: E402
 
-EXT = str(ROOT / "dist" / "sqlsim")
+EXT = os.environ.get("SQLSIM_EXT", str(ROOT / "dist" / "sqlsim"))
 
 FEATURES = {
     "aggregation": r"\b(count|sum|avg|min|max)\s*\(",
@@ -147,6 +148,7 @@ def main():
     ap.add_argument("--budget", type=int, default=0)
     ap.add_argument("--show", default="", help="print pairs whose reason starts with this")
     ap.add_argument("--disproved-label1", action="store_true")
+    ap.add_argument("--dump", default="", help="write every verdict (JSON lines) to this file")
     a = ap.parse_args()
     data = Path(a.data)
     con = connect()
@@ -173,6 +175,11 @@ def main():
         all_res[s] = r2
         print(summary(s, r2))
     print()
+    if a.dump:
+        with open(a.dump, "w") as f:
+            for name, rs in all_res.items():
+                for r in rs:
+                    f.write(json.dumps({"set": name, **r}) + "\n")
     if res:
         print(features(res))
     for name, res in all_res.items():

@@ -293,6 +293,33 @@ impl Executor<'_> {
                     _ => SymVal::unknown(),
                 }
             }
+            ("strftime", [_, x]) => {
+                let format = match args.first() {
+                    Some(Expr::Literal(Literal::Text(f))) => Some(f.as_str()),
+                    _ => None,
+                };
+                match (&x.term, format) {
+                    (Some(Term::Text(s)), Some(f)) => {
+                        super::dates::strftime(f, s).map_or_else(SymVal::unknown, |(t, shaped)| {
+                            SymVal {
+                                term: Some(Term::Text(t)),
+                                null: Bool::or(&[x.null.clone(), shaped.not()]),
+                            }
+                        })
+                    }
+                    _ => SymVal::unknown(),
+                }
+            }
+            ("date" | "datetime" | "time", [x]) => match &x.term {
+                Some(Term::Text(s)) => super::dates::date_function(name, s).map_or_else(
+                    SymVal::unknown,
+                    |(t, shaped)| SymVal {
+                        term: Some(Term::Text(t)),
+                        null: Bool::or(&[x.null.clone(), shaped.not()]),
+                    },
+                ),
+                _ => SymVal::unknown(),
+            },
             // case mapping is not modelled: the value itself is the speculation
             ("lower" | "upper" | "trim", [x]) => x.clone(),
             ("abs", [x]) => {

@@ -30,6 +30,10 @@ pub struct Executor<'a> {
     pub db: &'a SymDb,
     pub columns: &'a Columns,
     pub branches: Vec<Branch>,
+    /// Conditions a database should rather not meet (ties on the keys of an ordered LIMIT, on
+    /// which the query's own result depends on tie-breaking): preferred false when the chosen
+    /// branches allow it.
+    pub avoid: Vec<Bool>,
     /// Operator counter for branch labels.
     pub(super) next_op: usize,
     /// Inside a subquery evaluated per outer row: no branches are collected there.
@@ -54,6 +58,7 @@ impl<'a> Executor<'a> {
             db,
             columns,
             branches: Vec::new(),
+            avoid: Vec::new(),
             next_op: 0,
             quiet: 0,
         }
@@ -523,6 +528,7 @@ impl<'a> Executor<'a> {
             .iter()
             .filter_map(|k| input.position(k.column))
             .collect();
+        let mut tie_free: Option<Bool> = None;
         if !keys.is_empty() && input.rows.len() > 1 {
             let mut ties = Vec::new();
             for i in 0..input.rows.len() {
@@ -536,12 +542,25 @@ impl<'a> Executor<'a> {
             let exists: Vec<Bool> = input.rows.iter().map(|r| r.exists.clone()).collect();
             let several = count(&exists).ge(Int::from_i64(2));
             self.branch(format!("Sort#{op} several rows to order"), true, several);
-            self.branch(format!("Sort#{op} tie on the keys"), false, any(ties));
+            let tie = any(ties);
+            if s.fetch.is_some() && self.quiet == 0 {
+                self.avoid.push(tie.clone());
+            }
+            tie_free = Some(tie.clone());
+            self.branch(format!("Sort#{op} tie on the keys"), false, tie);
         }
         if let Some(Expr::Literal(Literal::Integer(k))) = &s.fetch {
             let exists: Vec<Bool> = input.rows.iter().map(|r| r.exists.clone()).collect();
             let more = count(&exists).gt(Int::from_i64(*k));
-            self.branch(format!("Sort#{op} more rows than the limit"), true, more);
+            // without ties on the keys: the rows kept are then the query's own choice, not
+            // SQLite's tie-breaking, so a database covering this can tell queries apart
+            let mut cond = vec![more];
+            cond.extend(tie_free.map(|t| t.not()));
+            self.branch(
+                format!("Sort#{op} more rows than the limit"),
+                true,
+                Bool::and(&cond),
+            );
         }
         // LIMIT/OFFSET are not modelled: the operators above see every row (execution decides)
         Ok(input)

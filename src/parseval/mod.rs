@@ -12,6 +12,7 @@
 
 pub mod aggregate;
 pub mod database;
+pub mod dates;
 pub mod encode;
 pub mod execute;
 pub mod options;
@@ -19,6 +20,7 @@ pub mod search;
 pub mod setops;
 pub mod solver;
 pub mod symbolic;
+pub mod ties;
 pub mod verdict;
 
 pub use options::{Mode, Options};

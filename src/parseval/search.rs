@@ -57,7 +57,7 @@ impl Generated {
 }
 
 /// Every plan node, including those of subqueries inside expressions.
-fn visit_all(plan: &Plan, f: &mut dyn FnMut(&Plan)) {
+pub(crate) fn visit_all(plan: &Plan, f: &mut dyn FnMut(&Plan)) {
     plan.visit(&mut |p| {
         f(p);
         for e in p.exprs() {
@@ -194,7 +194,54 @@ fn used_columns(q: &QueryPlan, schema: &Schema) -> HashSet<usize> {
         .collect()
 }
 
-fn sizes(opts: &Options) -> Vec<usize> {
+/// Rows per table the query's COUNT thresholds need (`HAVING COUNT(x) > 5` needs 6 rows in a
+/// group), at most [`super::options::MAX_ROWS_LIMIT`]; 0 when it has none.
+pub(crate) fn threshold_rows(q: &QueryPlan) -> usize {
+    let mut counts: HashSet<u32> = HashSet::new();
+    visit_all(&q.root, &mut |p| {
+        if let Plan::Aggregate(a) = p {
+            counts.extend(
+                a.calls
+                    .iter()
+                    .filter(|c| c.func == crate::plan::AggFunc::Count)
+                    .map(|c| c.id),
+            );
+        }
+    });
+    fn walk(e: &Expr, counts: &HashSet<u32>, need: &mut i64) {
+        if let Expr::Call(op, args) = e {
+            if let [a, b] = args.as_slice() {
+                let (col, lit, flipped) = match (a, b) {
+                    (Expr::Column(c), Expr::Literal(Literal::Integer(k))) => (*c, *k, false),
+                    (Expr::Literal(Literal::Integer(k)), Expr::Column(c)) => (*c, *k, true),
+                    _ => (u32::MAX, 0, false),
+                };
+                if counts.contains(&col) {
+                    let n = match (op, flipped) {
+                        (Op::Gt, false) | (Op::Lt, true) => lit + 1,
+                        (Op::GtEq | Op::Eq, _) | (Op::LtEq, true) => lit,
+                        _ => 0,
+                    };
+                    *need = (*need).max(n);
+                }
+            }
+            args.iter().for_each(|a| walk(a, counts, need));
+        }
+    }
+    let mut need = 0i64;
+    if !counts.is_empty() {
+        visit_all(&q.root, &mut |p| {
+            for e in p.exprs() {
+                walk(e, &counts, &mut need);
+            }
+        });
+    }
+    need.clamp(0, super::options::MAX_ROWS_LIMIT as i64) as usize
+}
+
+/// Instance sizes tried in order: 2, 3, `max_rows`, then what the COUNT thresholds need
+/// (`needed`) when that is larger (the growing instance size of Algorithm 1).
+fn sizes(opts: &Options, needed: usize) -> Vec<usize> {
     let mut v: Vec<usize> = match opts.mode {
         Mode::Complete => (1..=opts.max_rows).collect(),
         _ => vec![2, 3, opts.max_rows],
@@ -203,6 +250,9 @@ fn sizes(opts: &Options) -> Vec<usize> {
     v.dedup();
     if v.is_empty() {
         v.push(opts.max_rows);
+    }
+    if needed > opts.max_rows {
+        v.push(needed);
     }
     v
 }
@@ -234,7 +284,7 @@ pub fn generate(q: &QueryPlan, schema: &Schema, opts: &Options, deadline: Instan
         }
     }
     let mut done: HashSet<String> = HashSet::new();
-    for size in sizes(opts) {
+    for size in sizes(opts, threshold_rows(q)) {
         let now = Instant::now();
         if now >= deadline {
             out.exhausted = true;
@@ -283,8 +333,19 @@ pub fn generate(q: &QueryPlan, schema: &Schema, opts: &Options, deadline: Instan
                     }
                 })
                 .collect();
-            let preferences: Vec<Bool> = db
-                .diversity()
+            // tie-free first (an ordered LIMIT's result is then determined), then diversity
+            let no_ties: Vec<Bool> = exec.avoid.iter().map(|a| a.not()).collect();
+            let diversity = db.diversity();
+            let mut wanted: Vec<Bool> = Vec::new();
+            if !no_ties.is_empty() {
+                for d in &diversity {
+                    let mut all = no_ties.clone();
+                    all.push(d.clone());
+                    wanted.push(Bool::and(&all));
+                }
+            }
+            wanted.extend(diversity);
+            let preferences: Vec<Bool> = wanted
                 .iter()
                 .enumerate()
                 .map(|(k, p)| {

@@ -5,6 +5,7 @@ use std::time::{Duration, Instant};
 
 use super::options::Options;
 use super::search::{generate, Generated};
+use super::ties::{cutoff, Cutoff};
 use crate::cache::TextCache;
 use crate::error::Result;
 use crate::exec::instance::{compare_on, open_database, Database, Outcome, RowOrder};
@@ -108,6 +109,15 @@ pub fn row_order(q: &QueryPlan) -> RowOrder {
     }
 }
 
+/// Both queries ran and returned different numbers of rows (a tie at the outer LIMIT cut-off
+/// changes which rows come back, never how many).
+fn count_differs(c: &crate::exec::instance::Comparison) -> bool {
+    match (&c.gold, &c.pred) {
+        (Outcome::Rows(g), Outcome::Rows(p)) => g.len() != p.len(),
+        _ => true,
+    }
+}
+
 /// The schema of a call: parsed from the argument, or inferred from both queries.
 pub fn schema_for(schema: Option<&str>, queries: &[&str]) -> Result<Arc<Schema>> {
     match schema {
@@ -182,6 +192,7 @@ pub fn decide(gold: &str, pred: &str, schema: Arc<Schema>, opts: &Options) -> De
     let mut gold_failure: Option<String> = None;
     let mut any_rows = false;
     let mut invalid = 0;
+    let mut ties = 0;
     let mut check = |suite: &Generated, tried: &mut usize| -> Option<Verdict> {
         for inst in &suite.instances {
             let Ok(conn) = open_database(&schema, &inst.db) else {
@@ -200,6 +211,25 @@ pub fn decide(gold: &str, pred: &str, schema: Arc<Schema>, opts: &Options) -> De
                 if let Outcome::Rows(r) = o {
                     any_rows |= !r.is_empty();
                 }
+            }
+            let cut = |q: Option<&QueryPlan>| q.map_or(Cutoff::Determined, |q| cutoff(&conn, q));
+            if c.differ
+                && !count_differs(&c)
+                && [cut(Some(&gold_plan)), cut(pred_plan.as_ref())]
+                    .iter()
+                    .any(|x| *x != Cutoff::Determined)
+            {
+                // a tie at a LIMIT cut-off: either result depends on tie-breaking
+                ties += 1;
+                continue;
+            }
+            if c.differ
+                && count_differs(&c)
+                && [cut(Some(&gold_plan)), cut(pred_plan.as_ref())].contains(&Cutoff::Tie)
+            {
+                // an inner tie may change how many rows come back
+                ties += 1;
+                continue;
             }
             if c.differ {
                 // re-check on a fresh copy before reporting
@@ -287,6 +317,14 @@ pub fn decide(gold: &str, pred: &str, schema: Arc<Schema>, opts: &Options) -> De
         return finish(
             d,
             Verdict::Unknown("both queries return no rows on every generated database".into()),
+        );
+    }
+    if ties > 0 {
+        return finish(
+            d,
+            Verdict::Unknown(format!(
+                "the results differ only on {ties} databases with a tie at a LIMIT cut-off"
+            )),
         );
     }
     finish(d, Verdict::Equivalent)
