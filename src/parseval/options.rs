@@ -36,7 +36,8 @@ pub struct Options {
     pub budget_ms: u64,
     /// Seed of the solver's random choices; the same seed gives the same databases.
     pub seed: u32,
-    /// Most rows per table in a generated database.
+    /// Most rows per table in a generated database, except that a COUNT threshold of the
+    /// query above it (`HAVING COUNT(x) > 5`) grows the instance up to [`MAX_ROWS_LIMIT`].
     pub max_rows: usize,
 }
 

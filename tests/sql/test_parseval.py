@@ -122,3 +122,21 @@ def test_table_functions_take_arguments_from_other_tables_in_any_join_order(sqli
         "SELECT count(*) FROM pv_pairs, pv_schema, parseval_generate(pv_pairs.gold, pv_schema.ddl)",
     ]:
         assert sqlite_host.value(sql) > 0, sql
+
+
+def test_limit_ties_dates_and_thresholds(host):
+    """A tie at an ordered LIMIT cut-off is no counterexample; STRFTIME on date-shaped text and a
+    HAVING COUNT above the default instance size still give disproofs; a prediction SQLite
+    rejects is not equivalent."""
+    tie_gold = "SELECT country FROM singer GROUP BY country ORDER BY count(*) DESC LIMIT 1"
+    tie_pred = "SELECT country FROM singer GROUP BY country ORDER BY count(*) DESC, country DESC LIMIT 1"
+    assert host.value("SELECT sql_equivalent(?, ?, ?)", [tie_gold, tie_pred, DDL]) != 0
+    ev = "CREATE TABLE ev (id INTEGER PRIMARY KEY, day TEXT)"
+    assert host.value("SELECT sql_equivalent(?, ?, ?)", [
+        "SELECT id FROM ev WHERE STRFTIME('%Y', day) = '2012'",
+        "SELECT id FROM ev WHERE STRFTIME('%Y', day) = '2013'", ev]) == 0
+    assert host.value("SELECT sql_equivalent(?, ?, ?)", [
+        "SELECT country FROM singer GROUP BY country HAVING count(*) > 5",
+        "SELECT country FROM singer GROUP BY country HAVING count(*) >= 5", DDL]) == 0
+    assert host.value("SELECT sql_equivalent(?, ?, ?)", [
+        "SELECT name FROM singer", "SELECT name FROM singer WHERE", DDL]) == 0
