@@ -41,6 +41,8 @@ pub struct Decision {
     /// Branches covered / found, over both queries.
     pub covered: usize,
     pub branches: usize,
+    /// Databases set aside because a difference there came from tie-breaking at a LIMIT cut-off.
+    pub tie_databases: usize,
     pub elapsed: Duration,
 }
 
@@ -58,8 +60,16 @@ impl Decision {
     pub fn reason(&self) -> String {
         match &self.verdict {
             Verdict::Equivalent => format!(
-                "equivalent: same results on {} generated databases covering {} of {} plan branches",
-                self.databases, self.covered, self.branches
+                "equivalent: same results on {} generated databases covering {} of {} plan branches{}",
+                self.databases.saturating_sub(self.tie_databases),
+                self.covered,
+                self.branches,
+                match self.tie_databases {
+                    0 => String::new(),
+                    n => format!(
+                        " ({n} more set aside: they differ only by tie-breaking at a LIMIT cut-off)"
+                    ),
+                }
             ),
             Verdict::Different(c) => {
                 let why = match (&c.gold, &c.pred) {
@@ -169,6 +179,7 @@ pub fn decide(gold: &str, pred: &str, schema: Arc<Schema>, opts: &Options) -> De
         databases: 0,
         covered: 0,
         branches: 0,
+        tie_databases: 0,
         elapsed: Duration::ZERO,
     };
     let finish = |mut d: Decision, v: Verdict| {
@@ -319,13 +330,7 @@ pub fn decide(gold: &str, pred: &str, schema: Arc<Schema>, opts: &Options) -> De
             Verdict::Unknown("both queries return no rows on every generated database".into()),
         );
     }
-    if ties > 0 {
-        return finish(
-            d,
-            Verdict::Unknown(format!(
-                "the results differ only on {ties} databases with a tie at a LIMIT cut-off"
-            )),
-        );
-    }
+    // databases whose only differences come from tie-breaking at a LIMIT cut-off decide nothing
+    d.tie_databases = ties;
     finish(d, Verdict::Equivalent)
 }
