@@ -4,6 +4,7 @@
 //! SQL-level tests are checked against it. NULL rule (applied in `signature.rs`): NULL in a required
 //! argument gives NULL (no rows for a table function); NULL in an optional argument means its default.
 
+mod gmn;
 mod parseval;
 mod partial;
 mod plan;
@@ -125,6 +126,16 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
               query cannot be planned; schema NULL means inferred from each query.",
         deterministic: true,
         call: plan::relpm,
+    },
+    ScalarFunction {
+        name: "sql_graph",
+        params: &[GOLD, PRED, SCHEMA, optional("model", SqlType::Text)],
+        returns: SqlType::Text,
+        doc: "The graphs the GMN models read, as JSON {model, version, relations, pe_steps, \
+              graphs: [gold, pred]}, each {types, chars, edges, pe}; model 'funceval' (default) or \
+              'hybrid'; NULL when either query cannot be planned or has over 512 nodes.",
+        deterministic: true,
+        call: gmn::sql_graph,
     },
     ScalarFunction {
         name: "sql_plan",
