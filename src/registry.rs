@@ -128,6 +128,26 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
         call: plan::relpm,
     },
     ScalarFunction {
+        name: "gmn_similarity",
+        params: &[GOLD, PRED, SCHEMA],
+        returns: SqlType::Real,
+        doc: "FuncEvalGMN similarity in [0, 1] (exp(-distance) of the two plan-graph embeddings), \
+              scored by models/funceval_gmn.onnx through ONNX Runtime; NULL when either query cannot \
+              be planned or has over 512 graph nodes; an error when the runtime or model is missing.",
+        deterministic: true,
+        call: gmn::gmn_similarity,
+    },
+    ScalarFunction {
+        name: "hybrid_gmn_similarity",
+        params: &[GOLD, PRED, SCHEMA],
+        returns: SqlType::Real,
+        doc: "Hybrid GMN similarity in [0, 1] (sigmoid of the AST + plan graph matching network's \
+              logit), scored by models/hybrid_gmn.onnx through ONNX Runtime; NULL when either query \
+              cannot be planned or has over 512 graph nodes; an error when the runtime or model is missing.",
+        deterministic: true,
+        call: gmn::hybrid_gmn_similarity,
+    },
+    ScalarFunction {
         name: "sql_graph",
         params: &[GOLD, PRED, SCHEMA, optional("model", SqlType::Text)],
         returns: SqlType::Text,

@@ -10,6 +10,8 @@ pub mod graph;
 pub mod hybrid;
 pub mod pe;
 pub mod plan_graph;
+pub mod runtime;
+pub mod tensors;
 pub mod vocab;
 
 use crate::plan::prepared::{prepare_plan, ParsedSchema};

@@ -1,9 +1,10 @@
-//! Registry glue for the GMN metrics: `sql_graph` (the graphs the models read, as JSON).
+//! Registry glue for the GMN metrics: `sql_graph` (the graphs the models read, as JSON),
+//! `gmn_similarity` and `hybrid_gmn_similarity` (their scores through ONNX Runtime).
 
 use super::plan::schema;
 use super::{Args, Output};
-use crate::error::Result;
-use crate::gmn::{pair_graph, Model};
+use crate::error::{Error, Result};
+use crate::gmn::{pair_graph, runtime, Model};
 
 /// The model named in argument `index`; NULL or absent gives FuncEvalGMN.
 fn model(args: &Args<'_>, index: usize) -> Result<Model> {
@@ -29,4 +30,27 @@ pub fn sql_graph(args: &Args<'_>) -> Result<Output> {
             None => Output::Null,
         },
     )
+}
+
+/// `gmn_similarity` / `hybrid_gmn_similarity`: the model's score of the pair, NULL when either
+/// query has no graph; an error naming the function when the runtime or the model is missing.
+fn similarity(args: &Args<'_>, model: Model) -> Result<Output> {
+    let unavailable = |e: String| Error::Unavailable(format!("{}(): {e}", args.function()));
+    runtime::check(model).map_err(unavailable)?;
+    let schema = schema(args, 2)?;
+    let Some(pair) = pair_graph(args.text(0)?, args.text(1)?, schema.as_deref(), model) else {
+        return Ok(Output::Null);
+    };
+    let scores = runtime::score_batch(model, &[&pair]).map_err(unavailable)?;
+    Ok(scores.first().map_or(Output::Null, |s| Output::Real(*s)))
+}
+
+/// `gmn_similarity(gold, pred [, schema])`: FuncEvalGMN's score, exp(-distance).
+pub fn gmn_similarity(args: &Args<'_>) -> Result<Output> {
+    similarity(args, Model::FuncEval)
+}
+
+/// `hybrid_gmn_similarity(gold, pred [, schema])`: Hybrid GMN's score, sigmoid(logit).
+pub fn hybrid_gmn_similarity(args: &Args<'_>) -> Result<Output> {
+    similarity(args, Model::Hybrid)
 }
