@@ -5,6 +5,8 @@
 //! argument gives NULL (no rows for a table function); NULL in an optional argument means its default.
 
 mod gmn;
+
+pub use gmn::call_batch;
 mod parseval;
 mod partial;
 mod plan;

@@ -4,7 +4,9 @@
 use super::PE_STEPS;
 
 /// The encoding of the `n`-node graph with the undirected `edges` (duplicates and loops are
-/// ignored). Isolated nodes get zeros. Cost: `n · K · (n + |E|)`, sparse.
+/// ignored). Isolated nodes get zeros. All walks advance together: `cur[i·n + s]` is the
+/// probability that the walk started at `s` stands on `i`, so each step is one contiguous
+/// `n`-long multiply-add per adjacency entry (`K · 2|E| · n` operations, vectorized).
 pub fn random_walk_pe(n: usize, edges: &[(usize, usize)]) -> Vec<[f32; PE_STEPS]> {
     let mut adj: Vec<Vec<usize>> = vec![Vec::new(); n];
     for &(a, b) in edges {
@@ -18,42 +20,31 @@ pub fn random_walk_pe(n: usize, edges: &[(usize, usize)]) -> Vec<[f32; PE_STEPS]
         list.dedup();
     }
     let mut out = vec![[0f32; PE_STEPS]; n];
-    let mut x = vec![0f64; n];
-    let mut next = vec![0f64; n];
-    // Only nodes the walk has reached need visiting; `active` tracks them.
-    for (start, row) in out.iter_mut().enumerate() {
-        if adj[start].is_empty() {
-            continue;
+    let mut cur = vec![0f32; n * n];
+    let mut next = vec![0f32; n * n];
+    for (s, neighbours) in adj.iter().enumerate() {
+        if !neighbours.is_empty() {
+            cur[s * n + s] = 1.0;
         }
-        x.iter_mut().for_each(|v| *v = 0.0);
-        x[start] = 1.0;
-        let mut active = vec![start];
-        let mut seen = vec![false; n];
-        for slot in row.iter_mut() {
-            let mut reached = Vec::new();
-            for &i in &active {
-                let share = x[i] / adj[i].len() as f64;
-                if share == 0.0 {
-                    continue;
-                }
-                for &j in &adj[i] {
-                    if !seen[j] {
-                        seen[j] = true;
-                        reached.push(j);
-                    }
-                    next[j] += share;
+    }
+    for k in 0..PE_STEPS {
+        next.iter_mut().for_each(|v| *v = 0.0);
+        for (i, neighbours) in adj.iter().enumerate() {
+            if neighbours.is_empty() {
+                continue;
+            }
+            let share = 1.0 / neighbours.len() as f32;
+            let from = &cur[i * n..(i + 1) * n];
+            for &j in neighbours {
+                let to = &mut next[j * n..(j + 1) * n];
+                for (t, f) in to.iter_mut().zip(from) {
+                    *t += share * f;
                 }
             }
-            for &i in &active {
-                x[i] = 0.0;
-            }
-            for &j in &reached {
-                x[j] = next[j];
-                next[j] = 0.0;
-                seen[j] = false;
-            }
-            *slot = x[start] as f32;
-            active = reached;
+        }
+        std::mem::swap(&mut cur, &mut next);
+        for (s, row) in out.iter_mut().enumerate() {
+            row[k] = cur[s * n + s];
         }
     }
     out
