@@ -6,7 +6,8 @@ use super::PE_STEPS;
 /// The encoding of the `n`-node graph with the undirected `edges` (duplicates and loops are
 /// ignored). Isolated nodes get zeros. All walks advance together: `cur[i·n + s]` is the
 /// probability that the walk started at `s` stands on `i`, so each step is one contiguous
-/// `n`-long multiply-add per adjacency entry (`K · 2|E| · n` operations, vectorized).
+/// `n`-long multiply-add per adjacency entry (`K · 2|E| · n` operations, vectorized), in f64
+/// so that summation order (which differs between the two halves of a pair) stays invisible in f32.
 pub fn random_walk_pe(n: usize, edges: &[(usize, usize)]) -> Vec<[f32; PE_STEPS]> {
     let mut adj: Vec<Vec<usize>> = vec![Vec::new(); n];
     for &(a, b) in edges {
@@ -20,8 +21,8 @@ pub fn random_walk_pe(n: usize, edges: &[(usize, usize)]) -> Vec<[f32; PE_STEPS]
         list.dedup();
     }
     let mut out = vec![[0f32; PE_STEPS]; n];
-    let mut cur = vec![0f32; n * n];
-    let mut next = vec![0f32; n * n];
+    let mut cur = vec![0f64; n * n];
+    let mut next = vec![0f64; n * n];
     for (s, neighbours) in adj.iter().enumerate() {
         if !neighbours.is_empty() {
             cur[s * n + s] = 1.0;
@@ -33,7 +34,7 @@ pub fn random_walk_pe(n: usize, edges: &[(usize, usize)]) -> Vec<[f32; PE_STEPS]
             if neighbours.is_empty() {
                 continue;
             }
-            let share = 1.0 / neighbours.len() as f32;
+            let share = 1.0 / neighbours.len() as f64;
             let from = &cur[i * n..(i + 1) * n];
             for &j in neighbours {
                 let to = &mut next[j * n..(j + 1) * n];
@@ -44,7 +45,7 @@ pub fn random_walk_pe(n: usize, edges: &[(usize, usize)]) -> Vec<[f32; PE_STEPS]
         }
         std::mem::swap(&mut cur, &mut next);
         for (s, row) in out.iter_mut().enumerate() {
-            row[k] = cur[s * n + s];
+            row[k] = cur[s * n + s] as f32;
         }
     }
     out
