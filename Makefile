@@ -25,10 +25,18 @@ Z3_SONAME := libz3.so.5.4
 export Z3_LIBRARY_PATH_OVERRIDE := $(abspath $(Z3_DIR))
 export Z3_SYS_Z3_VERSION := 5.4.0
 export Z3_NO_PKG_CONFIG := 1
+# ONNX Runtime: the libonnxruntime of the PyPI onnxruntime wheel (pinned in requirements-dev.txt),
+# copied into .cache/ort and shipped in dist/ beside the extension, which loads it at run time
+# (ort's load-dynamic: nothing links against it). The GMN models in models/*.onnx are copied beside
+# it too; when there are none the build still succeeds and the GMN scores report the missing model.
+ORT_DIR := .cache/ort
+ORT_SONAME := libonnxruntime.so.1.31.1
+MODELS := $(wildcard models/*.onnx)
+DIST_MODELS := $(patsubst models/%,$(DIST)/%,$(MODELS))
 
-.PHONY: z3 all demo test test-rust test-sql test-duckdb-versions lint bench eval spider-eval deps venv clean
+.PHONY: z3 ort all demo test test-rust test-sql test-duckdb-versions lint bench eval spider-eval deps venv clean
 
-all: $(DIST)/sqlsim.so $(DIST)/sqlsim.duckdb_extension $(DIST)/$(Z3_SONAME)
+all: $(DIST)/sqlsim.so $(DIST)/sqlsim.duckdb_extension $(DIST)/$(Z3_SONAME) $(DIST)/$(ORT_SONAME) $(DIST_MODELS)
 
 # --- dependencies -----------------------------------------------------------------------------
 # System packages: bindgen (sqlite-loadable) needs libclang; tests need the real sqlite3 shell.
@@ -57,6 +65,12 @@ $(Z3_DIR)/$(Z3_SONAME): $(VENV)/.stamp
 
 z3: $(Z3_DIR)/$(Z3_SONAME)
 
+$(ORT_DIR)/$(ORT_SONAME): $(VENV)/.stamp
+	@mkdir -p $(ORT_DIR)
+	cp "$$($(PY) -c 'import os, onnxruntime; print(os.path.join(os.path.dirname(onnxruntime.__file__), "capi"))')/$(ORT_SONAME)" $@
+
+ort: $(ORT_DIR)/$(ORT_SONAME)
+
 # --- build ------------------------------------------------------------------------------------
 $(LIB): $(SOURCES) .cache/deps.stamp $(Z3_DIR)/$(Z3_SONAME)
 	$(CARGO) build --release --lib
@@ -66,6 +80,14 @@ $(DIST)/sqlsim.so: $(LIB) $(DIST)/$(Z3_SONAME)
 	cp $(LIB) $@
 
 $(DIST)/$(Z3_SONAME): $(Z3_DIR)/$(Z3_SONAME)
+	@mkdir -p $(DIST)
+	cp $< $@
+
+$(DIST)/$(ORT_SONAME): $(ORT_DIR)/$(ORT_SONAME)
+	@mkdir -p $(DIST)
+	cp $< $@
+
+$(DIST)/%.onnx: models/%.onnx
 	@mkdir -p $(DIST)
 	cp $< $@
 

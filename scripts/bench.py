@@ -1,6 +1,9 @@
 #!/usr/bin/env python3
 """Throughput of sqlsim's ast_ted in DuckDB and SQLite next to the reference Python stack.
 
+`--metric NAME` times another scalar function NAME(gold, pred) instead, e.g. `--metric gmn_similarity
+--no-reference` (the GMN models must be in dist/ or SQLSIM_MODEL_DIR).
+
 Usage (with the project venv, after `make`):
 
     .venv/bin/python scripts/bench.py [--sets NAME,...] [--sample 150] [--repeat 3] [--json OUT]

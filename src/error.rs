@@ -21,6 +21,9 @@ pub enum Error {
     },
     /// A resource bound (size, depth, time) was reached.
     Limit(String),
+    /// Something a function needs at run time is missing (ONNX Runtime, a model file); the message
+    /// names the function and where it looked.
+    Unavailable(String),
     /// A bug: something the code did not expect (a caught panic, for example).
     Internal(String),
 }
@@ -46,6 +49,7 @@ impl fmt::Display for Error {
                 "{function}(): wrong number of arguments: got {got}, expected {signature}"
             ),
             Error::Limit(m) => write!(f, "limit reached: {m}"),
+            Error::Unavailable(m) => write!(f, "{m}"),
             Error::Internal(m) => write!(f, "internal error: {m}"),
         }
     }

@@ -6,6 +6,7 @@
 pub mod cache;
 pub mod error;
 pub mod exec;
+pub mod gmn;
 pub mod meta;
 pub mod metrics;
 pub mod normalize;

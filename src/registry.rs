@@ -4,6 +4,9 @@
 //! SQL-level tests are checked against it. NULL rule (applied in `signature.rs`): NULL in a required
 //! argument gives NULL (no rows for a table function); NULL in an optional argument means its default.
 
+mod gmn;
+
+pub use gmn::call_batch;
 mod parseval;
 mod partial;
 mod plan;
@@ -125,6 +128,36 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
               query cannot be planned; schema NULL means inferred from each query.",
         deterministic: true,
         call: plan::relpm,
+    },
+    ScalarFunction {
+        name: "gmn_similarity",
+        params: &[GOLD, PRED, SCHEMA],
+        returns: SqlType::Real,
+        doc: "FuncEvalGMN similarity in [0, 1] (exp(-distance) of the two plan-graph embeddings), \
+              scored by models/funceval_gmn.onnx through ONNX Runtime; NULL when either query cannot \
+              be planned or has over 512 graph nodes; an error when the runtime or model is missing.",
+        deterministic: true,
+        call: gmn::gmn_similarity,
+    },
+    ScalarFunction {
+        name: "hybrid_gmn_similarity",
+        params: &[GOLD, PRED, SCHEMA],
+        returns: SqlType::Real,
+        doc: "Hybrid GMN similarity in [0, 1] (sigmoid of the AST + plan graph matching network's \
+              logit), scored by models/hybrid_gmn.onnx through ONNX Runtime; NULL when either query \
+              cannot be planned or has over 512 graph nodes; an error when the runtime or model is missing.",
+        deterministic: true,
+        call: gmn::hybrid_gmn_similarity,
+    },
+    ScalarFunction {
+        name: "sql_graph",
+        params: &[GOLD, PRED, SCHEMA, optional("model", SqlType::Text)],
+        returns: SqlType::Text,
+        doc: "The graphs the GMN models read, as JSON {model, version, relations, pe_steps, \
+              graphs: [gold, pred]}, each {types, chars, edges, pe}; model 'funceval' (default) or \
+              'hybrid'; NULL when either query cannot be planned or has over 512 nodes.",
+        deterministic: true,
+        call: gmn::sql_graph,
     },
     ScalarFunction {
         name: "sql_plan",

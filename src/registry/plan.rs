@@ -8,7 +8,7 @@ use crate::plan::prepared::{prepare_plan, schema_argument, ParsedSchema, Prepare
 use std::sync::Arc;
 
 /// The parsed schema in argument `index` (NULL → inferred), errors naming the argument.
-fn schema(args: &Args<'_>, index: usize) -> Result<Option<Arc<ParsedSchema>>> {
+pub(super) fn schema(args: &Args<'_>, index: usize) -> Result<Option<Arc<ParsedSchema>>> {
     args.opt_text(index)?
         .map(|text| schema_argument(text).map_err(|e| args.rename_error(index, e)))
         .transpose()

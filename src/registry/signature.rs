@@ -106,6 +106,11 @@ impl<'a> Args<'a> {
         self.host
     }
 
+    /// The name of the called function.
+    pub fn function(&self) -> &'static str {
+        self.function
+    }
+
     fn argument_error(&self, index: usize, message: String) -> Error {
         Error::Argument {
             function: self.function,

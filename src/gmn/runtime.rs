@@ -1,0 +1,273 @@
+//! ONNX Runtime, loaded at run time: the library is looked for beside the loaded extension, then
+//! at `ORT_DYLIB_PATH`; models beside the extension, then in `SQLSIM_MODEL_DIR`. The runtime is
+//! loaded once (`ort::init_from`, never `ort::init`, which panics when it is missing); sessions are
+//! pooled per model file. Every failure is an error message, never a panic.
+
+use super::tensors::{side_tensors, SideTensors};
+use super::{Model, PairGraph};
+use ort::environment::Environment;
+use ort::session::Session;
+use ort::value::Tensor;
+use std::collections::HashMap;
+use std::ffi::CStr;
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// Prefix of the ONNX Runtime library's file name (`libonnxruntime.so.1.31.1`).
+const RUNTIME_PREFIX: &str = "libonnxruntime.so";
+
+/// The model file of `model`.
+pub fn model_file(model: Model) -> &'static str {
+    match model {
+        Model::FuncEval => "funceval_gmn.onnx",
+        Model::Hybrid => "hybrid_gmn.onnx",
+    }
+}
+
+/// The directory of the shared object holding this code (the extension; a test executable when
+/// run from `cargo test`), found through `dladdr` on one of its functions.
+pub fn extension_dir() -> Option<PathBuf> {
+    static DIR: OnceLock<Option<PathBuf>> = OnceLock::new();
+    DIR.get_or_init(|| {
+        // SAFETY: dladdr only reads the loader's tables; `info` is plain data it fills in, and
+        // `dli_fname` (checked for NULL) points to a NUL-terminated string the loader owns for as
+        // long as the object stays loaded, which is copied out at once.
+        let mut info: libc::Dl_info = unsafe { std::mem::zeroed() };
+        let addr = extension_dir as *const () as *const libc::c_void;
+        let found = unsafe { libc::dladdr(addr, &mut info) };
+        if found == 0 || info.dli_fname.is_null() {
+            return None;
+        }
+        let name = unsafe { CStr::from_ptr(info.dli_fname) };
+        let path = PathBuf::from(std::ffi::OsStr::from_bytes(name.to_bytes()));
+        let path = std::fs::canonicalize(&path).unwrap_or(path);
+        path.parent().map(Path::to_path_buf)
+    })
+    .clone()
+}
+
+/// The ONNX Runtime library in `dir`, if there is one.
+fn runtime_in(dir: &Path) -> Option<PathBuf> {
+    let mut found: Vec<PathBuf> = std::fs::read_dir(dir)
+        .ok()?
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with(RUNTIME_PREFIX))
+        })
+        .collect();
+    found.sort();
+    found.pop()
+}
+
+/// Candidate runtime libraries in search order, and a description of where they were sought.
+fn runtime_candidates() -> (Vec<PathBuf>, Vec<String>) {
+    let (mut found, mut looked) = (Vec::new(), Vec::new());
+    match extension_dir() {
+        Some(dir) => {
+            looked.push(format!("{}/{RUNTIME_PREFIX}*", dir.display()));
+            found.extend(runtime_in(&dir));
+        }
+        None => looked.push("the extension's directory (unknown)".into()),
+    }
+    match std::env::var_os("ORT_DYLIB_PATH") {
+        Some(p) if !p.is_empty() => {
+            let p = PathBuf::from(p);
+            looked.push(format!("ORT_DYLIB_PATH={}", p.display()));
+            if p.is_dir() {
+                found.extend(runtime_in(&p));
+            } else if p.is_file() {
+                found.push(p);
+            }
+        }
+        _ => looked.push("ORT_DYLIB_PATH (unset)".into()),
+    }
+    (found, looked)
+}
+
+/// The ONNX Runtime environment, loaded on first use; the outcome (or why it failed) is kept.
+fn environment() -> Result<&'static Environment, String> {
+    static ENV: OnceLock<Result<Environment, String>> = OnceLock::new();
+    ENV.get_or_init(|| {
+        let (candidates, looked) = runtime_candidates();
+        let mut failures = Vec::new();
+        for path in candidates {
+            match ort::init_from(&path) {
+                Ok(builder) => {
+                    return builder.with_name("sqlsim").build().map_err(|e| {
+                        format!("ONNX Runtime at {} failed to start: {e}", path.display())
+                    });
+                }
+                Err(e) => failures.push(e.to_string()),
+            }
+        }
+        let mut message = format!("ONNX Runtime not found: looked in {}", looked.join(", "));
+        if !failures.is_empty() {
+            message.push_str(&format!(" ({})", failures.join("; ")));
+        }
+        Err(message)
+    })
+    .as_ref()
+    .map_err(Clone::clone)
+}
+
+/// The model file of `model`: beside the extension, then in `SQLSIM_MODEL_DIR`.
+pub fn model_path(model: Model) -> Result<PathBuf, String> {
+    let file = model_file(model);
+    let mut looked = Vec::new();
+    let mut dirs = Vec::new();
+    if let Some(d) = extension_dir() {
+        dirs.push(d);
+    }
+    if let Some(d) = std::env::var_os("SQLSIM_MODEL_DIR").filter(|d| !d.is_empty()) {
+        dirs.push(PathBuf::from(d));
+    }
+    for dir in dirs {
+        let p = dir.join(file);
+        if p.is_file() {
+            return Ok(p);
+        }
+        looked.push(p.display().to_string());
+    }
+    if std::env::var_os("SQLSIM_MODEL_DIR").is_none() {
+        looked.push("SQLSIM_MODEL_DIR (unset)".into());
+    }
+    Err(format!(
+        "model {file} not found: looked in {}",
+        looked.join(", ")
+    ))
+}
+
+/// Ok when the runtime loads and `model`'s file exists (what a score needs before any graph).
+pub fn check(model: Model) -> Result<(), String> {
+    environment()?;
+    model_path(model).map(|_| ())
+}
+
+/// Idle sessions of one model file; a caller takes one (or opens a new one) and gives it back.
+struct Pool {
+    idle: Mutex<Vec<Session>>,
+}
+
+fn pool(path: &Path) -> Arc<Pool> {
+    static POOLS: OnceLock<Mutex<HashMap<PathBuf, Arc<Pool>>>> = OnceLock::new();
+    let pools = POOLS.get_or_init(|| Mutex::new(HashMap::new()));
+    let mut map = pools.lock().unwrap_or_else(|e| e.into_inner());
+    map.entry(path.to_path_buf())
+        .or_insert_with(|| {
+            Arc::new(Pool {
+                idle: Mutex::new(Vec::new()),
+            })
+        })
+        .clone()
+}
+
+fn open_session(env: &Environment, path: &Path) -> Result<Session, String> {
+    let fail = |e: String| format!("cannot load model {}: {e}", path.display());
+    Session::builder(env)
+        .map_err(|e| fail(e.to_string()))?
+        .with_intra_threads(1)
+        .map_err(|e| fail(e.to_string()))?
+        .with_inter_threads(1)
+        .map_err(|e| fail(e.to_string()))?
+        .commit_from_file(path)
+        .map_err(|e| fail(e.to_string()))
+}
+
+fn tensor_inputs(
+    prefix: &str,
+    t: SideTensors,
+) -> Result<Vec<(String, ort::session::SessionInputValue<'static>)>, String> {
+    let (b, n, r2) = (t.batch, t.nodes, 2 * t.relations);
+    let err = |e: ort::Error| format!("cannot build input tensors: {e}");
+    Ok(vec![
+        (
+            format!("{prefix}_types"),
+            Tensor::from_array(([b, n], t.types)).map_err(err)?.into(),
+        ),
+        (
+            format!("{prefix}_chars"),
+            Tensor::from_array(([b, n, super::MAX_CHARS], t.chars))
+                .map_err(err)?
+                .into(),
+        ),
+        (
+            format!("{prefix}_adj"),
+            Tensor::from_array(([b, r2, n, n], t.adj))
+                .map_err(err)?
+                .into(),
+        ),
+        (
+            format!("{prefix}_mask"),
+            Tensor::from_array(([b, n], t.mask)).map_err(err)?.into(),
+        ),
+        (
+            format!("{prefix}_pe"),
+            Tensor::from_array(([b, n, super::PE_STEPS], t.pe))
+                .map_err(err)?
+                .into(),
+        ),
+    ])
+}
+
+/// Scores of a batch of pairs of one model (the model's `score` output, clamped to [0, 1]).
+pub fn score_batch(model: Model, pairs: &[&PairGraph]) -> Result<Vec<f64>, String> {
+    if pairs.is_empty() {
+        return Ok(Vec::new());
+    }
+    let env = environment()?;
+    let path = model_path(model)?;
+    let relations = model.relations();
+    let gold: Vec<_> = pairs.iter().map(|p| &p.gold).collect();
+    let pred: Vec<_> = pairs.iter().map(|p| &p.pred).collect();
+    let mut inputs = tensor_inputs("g", side_tensors(&gold, relations))?;
+    inputs.extend(tensor_inputs("p", side_tensors(&pred, relations))?);
+    let pool = pool(&path);
+    let taken = pool.idle.lock().unwrap_or_else(|e| e.into_inner()).pop();
+    let mut session = match taken {
+        Some(s) => s,
+        None => open_session(env, &path)?,
+    };
+    let result = run(&mut session, inputs, pairs.len(), &path);
+    pool.idle
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .push(session);
+    result
+}
+
+fn run(
+    session: &mut Session,
+    inputs: Vec<(String, ort::session::SessionInputValue<'static>)>,
+    batch: usize,
+    path: &Path,
+) -> Result<Vec<f64>, String> {
+    let fail = |e: String| format!("model {} failed: {e}", path.display());
+    let outputs = session.run(inputs).map_err(|e| fail(e.to_string()))?;
+    let score = outputs
+        .get("score")
+        .ok_or_else(|| fail("it has no output named 'score'".into()))?;
+    let (_, values) = score
+        .try_extract_tensor::<f32>()
+        .map_err(|e| fail(e.to_string()))?;
+    if values.len() != batch {
+        return Err(fail(format!(
+            "'score' has {} values for {batch} pairs",
+            values.len()
+        )));
+    }
+    Ok(values
+        .iter()
+        .map(|&v| {
+            let v = f64::from(v);
+            if v.is_nan() {
+                0.0
+            } else {
+                v.clamp(0.0, 1.0)
+            }
+        })
+        .collect())
+}

@@ -1,0 +1,210 @@
+//! Registry glue for the GMN metrics: `sql_graph` (the graphs the models read, as JSON),
+//! `gmn_similarity` and `hybrid_gmn_similarity` (their scores through ONNX Runtime).
+
+use super::plan::schema;
+use super::{Args, Host, Output, ScalarFunction, Value};
+use crate::error::{Error, Result};
+use crate::gmn::tensors::adjacency_size;
+use crate::gmn::{pair_graph, runtime, Model, PairGraph};
+use rayon::prelude::*;
+
+/// The model named in argument `index`; NULL or absent gives FuncEvalGMN.
+fn model(args: &Args<'_>, index: usize) -> Result<Model> {
+    match args.opt_text(index)? {
+        None => Ok(Model::FuncEval),
+        Some(name) => Model::from_name(name).ok_or_else(|| {
+            args.invalid(
+                index,
+                format!("must be 'funceval' or 'hybrid', got '{name}'"),
+            )
+        }),
+    }
+}
+
+/// `sql_graph(gold, pred [, schema [, model]])`: the pair's graphs as JSON, NULL when either
+/// query cannot be planned or exceeds the node bound.
+pub fn sql_graph(args: &Args<'_>) -> Result<Output> {
+    let model = model(args, 3)?;
+    let schema = schema(args, 2)?;
+    Ok(
+        match pair_graph(args.text(0)?, args.text(1)?, schema.as_deref(), model) {
+            Some(p) => Output::Text(p.to_json()),
+            None => Output::Null,
+        },
+    )
+}
+
+/// `gmn_similarity` / `hybrid_gmn_similarity`: the model's score of the pair, NULL when either
+/// query has no graph; an error naming the function when the runtime or the model is missing.
+fn similarity(args: &Args<'_>, model: Model) -> Result<Output> {
+    let unavailable = |e: String| Error::Unavailable(format!("{}(): {e}", args.function()));
+    runtime::check(model).map_err(unavailable)?;
+    let schema = schema(args, 2)?;
+    let Some(pair) = pair_graph(args.text(0)?, args.text(1)?, schema.as_deref(), model) else {
+        return Ok(Output::Null);
+    };
+    let scores = runtime::score_batch(model, &[&pair]).map_err(unavailable)?;
+    Ok(scores.first().map_or(Output::Null, |s| Output::Real(*s)))
+}
+
+/// `gmn_similarity(gold, pred [, schema])`: FuncEvalGMN's score, exp(-distance).
+pub fn gmn_similarity(args: &Args<'_>) -> Result<Output> {
+    similarity(args, Model::FuncEval)
+}
+
+/// `hybrid_gmn_similarity(gold, pred [, schema])`: Hybrid GMN's score, sigmoid(logit).
+pub fn hybrid_gmn_similarity(args: &Args<'_>) -> Result<Output> {
+    similarity(args, Model::Hybrid)
+}
+
+/// Most pairs scored by one model run.
+const BATCH_PAIRS: usize = 32;
+/// Most adjacency floats (per side) of one model run: a batch of large graphs is cut smaller.
+const BATCH_ADJACENCY: usize = 1 << 23;
+
+thread_local! {
+    /// The graph `prepare` built for the row the current thread is evaluating.
+    static PREPARED: std::cell::RefCell<Option<PairGraph>> = const { std::cell::RefCell::new(None) };
+}
+
+/// The per-row half of a batched call: checks arguments (through the declared signature), builds
+/// the pair's graph and leaves it in [`PREPARED`]; NULL when there is no graph.
+fn prepare(args: &Args<'_>, model: Model) -> Result<Output> {
+    let unavailable = |e: String| Error::Unavailable(format!("{}(): {e}", args.function()));
+    runtime::check(model).map_err(unavailable)?;
+    let schema = schema(args, 2)?;
+    if let Some(pair) = pair_graph(args.text(0)?, args.text(1)?, schema.as_deref(), model) {
+        PREPARED.with(|p| *p.borrow_mut() = Some(pair));
+    }
+    Ok(Output::Null)
+}
+
+fn prepare_funceval(args: &Args<'_>) -> Result<Output> {
+    prepare(args, Model::FuncEval)
+}
+
+fn prepare_hybrid(args: &Args<'_>) -> Result<Output> {
+    prepare(args, Model::Hybrid)
+}
+
+/// Scores a whole chunk of rows of `function` (a GMN similarity): graphs are built in parallel,
+/// then scored in batches of up to [`BATCH_PAIRS`] pairs, batches in parallel. Results are in row
+/// order; `None` when `function` has no batched form.
+pub fn call_batch(
+    function: &'static ScalarFunction,
+    rows: &[Vec<Value<'_>>],
+    host: Host,
+) -> Option<Vec<Result<Output>>> {
+    let (model, call): (Model, fn(&Args<'_>) -> Result<Output>) = match function.name {
+        "gmn_similarity" => (Model::FuncEval, prepare_funceval),
+        "hybrid_gmn_similarity" => (Model::Hybrid, prepare_hybrid),
+        _ => return None,
+    };
+    let preparer = ScalarFunction { call, ..*function };
+    let prepared: Vec<(Result<Output>, Option<PairGraph>)> = rows
+        .par_iter()
+        .map(|values| {
+            PREPARED.with(|p| p.borrow_mut().take());
+            let out = preparer.invoke(values, host);
+            (out, PREPARED.with(|p| p.borrow_mut().take()))
+        })
+        .collect();
+    let mut results: Vec<Result<Output>> = Vec::with_capacity(rows.len());
+    let mut pending: Vec<(usize, PairGraph)> = Vec::new();
+    for (i, (out, graph)) in prepared.into_iter().enumerate() {
+        match (out, graph) {
+            (Ok(_), Some(g)) => {
+                pending.push((i, g));
+                results.push(Ok(Output::Null));
+            }
+            (out, _) => results.push(out),
+        }
+    }
+    let batches = batches(&pending, model.relations());
+    let scored: Vec<(usize, std::result::Result<Vec<f64>, String>)> = batches
+        .par_iter()
+        .map(|range| {
+            let pairs: Vec<&PairGraph> = pending[range.clone()].iter().map(|(_, g)| g).collect();
+            (range.start, runtime::score_batch(model, &pairs))
+        })
+        .collect();
+    for (start, outcome) in scored {
+        match outcome {
+            Ok(scores) => {
+                for (k, s) in scores.into_iter().enumerate() {
+                    if let Some((row, _)) = pending.get(start + k) {
+                        results[*row] = Ok(Output::Real(s));
+                    }
+                }
+            }
+            Err(e) => {
+                let e = Error::Unavailable(format!("{}(): {e}", function.name));
+                if let Some((row, _)) = pending.get(start) {
+                    results[*row] = Err(e);
+                }
+            }
+        }
+    }
+    Some(results)
+}
+
+/// Consecutive ranges of `pending` forming model runs: at most [`BATCH_PAIRS`] pairs and
+/// [`BATCH_ADJACENCY`] adjacency floats per side.
+fn batches(pending: &[(usize, PairGraph)], relations: usize) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut widest = 0;
+    for (i, (_, g)) in pending.iter().enumerate() {
+        let n = g.gold.len().max(g.pred.len()).max(widest);
+        let count = i + 1 - start;
+        if i > start
+            && (count > BATCH_PAIRS || adjacency_size(count, relations, n) > BATCH_ADJACENCY)
+        {
+            out.push(start..i);
+            start = i;
+            widest = g.gold.len().max(g.pred.len());
+        } else {
+            widest = n;
+        }
+    }
+    if start < pending.len() {
+        out.push(start..pending.len());
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn batches_cover_rows_in_order_within_bounds() {
+        let pair = pair_graph(
+            "SELECT a FROM t WHERE b = 1",
+            "SELECT a FROM t",
+            None,
+            Model::FuncEval,
+        )
+        .unwrap();
+        let pending: Vec<(usize, PairGraph)> = (0..70).map(|i| (i, pair.clone())).collect();
+        let ranges = batches(&pending, 3);
+        assert_eq!(ranges.first().map(|r| r.start), Some(0));
+        assert_eq!(ranges.last().map(|r| r.end), Some(70));
+        for w in ranges.windows(2) {
+            assert_eq!(w[0].end, w[1].start);
+        }
+        assert!(ranges
+            .iter()
+            .all(|r| !r.is_empty() && r.len() <= BATCH_PAIRS));
+        assert!(batches(&[], 3).is_empty());
+    }
+
+    #[test]
+    fn only_gmn_scores_are_batched() {
+        let f = crate::registry::SCALAR_FUNCTIONS
+            .iter()
+            .find(|f| f.name == "sql_graph")
+            .unwrap();
+        assert!(call_batch(f, &[], Host::Native).is_none());
+    }
+}
