@@ -1,0 +1,573 @@
+"""Synthetic Spider/BIRD-shaped SQL pairs for training the GMN metrics.
+
+A query is a small spec (dict) over one schema; `render` prints it under a random surface
+style (aliases, operand order, BETWEEN vs >= AND <=, IN list vs OR chain, join order, IN
+subquery vs EXISTS, DISTINCT vs GROUP BY, COUNT(*) vs COUNT(pk), keyword case). Positives
+print the same spec under two styles; negatives print a mutated spec (a realistic mistake).
+Everything is driven by one `random.Random(seed)`, so a seed fixes the whole data set.
+Labels are later checked with `sql_equivalent` (see label.py).
+"""
+
+import copy
+import random
+import re
+
+KEYWORDS = {
+    "order", "group", "select", "from", "where", "table", "by", "limit", "join", "on", "as",
+    "and", "or", "not", "in", "is", "null", "like", "between", "case", "when", "then", "else",
+    "end", "union", "intersect", "except", "distinct", "having", "values", "index", "key",
+    "primary", "foreign", "references", "default", "check", "desc", "asc", "all", "exists",
+    "left", "right", "inner", "outer", "cross", "natural", "using", "to", "into", "set", "with",
+    "date", "time", "year", "month", "day", "count", "sum", "max", "min", "avg", "end", "match",
+}
+WORDS = ["USA", "France", "John", "Smith", "red", "New York", "Male", "F", "A", "Yes", "active",
+         "London", "2010", "Engineering", "Math", "Boston", "Texas", "blue", "Mary", "Paris"]
+AGGS = ["COUNT", "MAX", "MIN", "SUM", "AVG"]
+FLIP = {">": "<", "<": ">", ">=": "<=", "<=": ">=", "=": "=", "!=": "!="}
+NEG_OP = {">": ["<", ">=", "<="], "<": [">", "<=", ">="], ">=": [">", "<"], "<=": ["<", ">"],
+          "=": ["!=", ">", "<"], "!=": ["="]}
+
+
+def q(name):
+    if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name) and name.lower() not in KEYWORDS:
+        return name
+    return "`" + name.replace("`", "") + "`"
+
+
+def lit(v):
+    if isinstance(v, str):
+        return "'" + v.replace("'", "''") + "'"
+    return str(v)
+
+
+# ---------------------------------------------------------------- spec building
+
+
+class Builder:
+    def __init__(self, schema, rng):
+        self.s = schema
+        self.r = rng
+
+    def col(self, table, kind=None):
+        cols = [c for c in table.cols if kind is None or c[1] == kind]
+        if not cols:
+            return None
+        return (table.name, self.r.choice(cols)[0], dict(table.cols)[self.r.choice(cols)[0]] if False else None)
+
+    def pick_col(self, tables, kind=None):
+        opts = [(t.name, c, k) for t in tables for c, k in t.cols if kind is None or k == kind]
+        return self.r.choice(opts) if opts else None
+
+    def value(self, kind):
+        if kind == "num":
+            return self.r.choice([self.r.randint(0, 100), self.r.randint(1950, 2020), self.r.randint(1, 10)])
+        return self.r.choice(WORDS)
+
+    def cond(self, tables, allow_sub=True):
+        r = self.r
+        c = self.pick_col(tables)
+        ref = (c[0], c[1])
+        kinds = ["cmp", "cmp", "cmp", "like", "in", "between"]
+        if allow_sub:
+            kinds += ["insub", "scalar"]
+        k = r.choice(kinds)
+        if c[2] == "num":
+            if k == "like":
+                k = "cmp"
+        elif k in ("between", "scalar"):
+            k = "cmp"
+        if k == "cmp":
+            op = r.choice(["=", ">", "<", ">=", "<=", "!="]) if c[2] == "num" else r.choice(["=", "=", "!="])
+            return {"k": "cmp", "c": ref, "op": op, "v": self.value(c[2])}
+        if k == "like":
+            w = self.value("text")
+            return {"k": "like", "c": ref, "v": r.choice(["%" + w + "%", w + "%", "%" + w])}
+        if k == "in":
+            vals = []
+            for _ in range(r.randint(2, 3)):
+                v = self.value(c[2])
+                if v not in vals:
+                    vals.append(v)
+            return {"k": "in", "c": ref, "vals": vals, "neg": r.random() < 0.2}
+        if k == "between":
+            a, b = sorted([self.value("num"), self.value("num")])
+            return {"k": "between", "c": ref, "lo": a, "hi": b}
+        if k == "insub":
+            link = self._sub_link(c[0])
+            if link is None:
+                return {"k": "cmp", "c": ref, "op": "=", "v": self.value(c[2])}
+            outer_col, sub_table, sub_col = link
+            sub = {"from": [sub_table], "select": [(None, (sub_table, sub_col))],
+                   "where": [self.cond([self.s.table(sub_table)], False)] if r.random() < 0.8 else []}
+            return {"k": "insub", "c": (c[0], outer_col), "sub": sub, "neg": r.random() < 0.35}
+        # scalar subquery: col op (SELECT AGG(col) FROM same table)
+        sub = {"from": [c[0]], "select": [(r.choice(["AVG", "MAX", "MIN"]), ref)], "where": []}
+        return {"k": "scalar", "c": ref, "op": r.choice([">", "<", "="]), "sub": sub}
+
+    def _sub_link(self, tname):
+        opts = []
+        for a, ca, b, cb in self.s.fks:
+            if a == tname:
+                opts.append((ca, b, cb))
+            if b == tname:
+                opts.append((cb, a, ca))
+        return self.r.choice(opts) if opts else None
+
+    def query(self, depth=0):
+        r = self.r
+        s = self.s
+        t0 = r.choice(s.tables)
+        frm = [t0.name]
+        tables = [t0]
+        joins = [f for f in s.fks if t0.name in (f[0], f[2]) and f[0] != f[2]]
+        if joins and r.random() < 0.45:
+            a, ca, b, cb = r.choice(joins)
+            if a == t0.name:
+                frm = [a, b, (ca, cb)]
+            else:
+                frm = [b, a, (cb, ca)]
+            tables = [s.table(frm[0]), s.table(frm[1])]
+        spec = {"from": frm, "select": [], "where": [], "distinct": False, "group": [], "having": None,
+                "order": [], "limit": None, "setop": None}
+        shape = r.choice(["plain", "plain", "agg", "group", "group", "order", "setop", "case"])
+        nsel = r.randint(1, 2)
+        cols = [self.pick_col(tables) for _ in range(nsel)]
+        if shape == "agg":
+            a = r.choice(AGGS)
+            c = self.pick_col(tables, "num") if a != "COUNT" else None
+            if a != "COUNT" and c is None:
+                a = "COUNT"
+            spec["select"] = [("COUNT", None)] if a == "COUNT" else [(a, (c[0], c[1]))]
+        elif shape == "group":
+            g = cols[0]
+            spec["group"] = [(g[0], g[1])]
+            a = r.choice(AGGS)
+            c = self.pick_col(tables, "num")
+            item = ("COUNT", None) if a == "COUNT" or c is None else (a, (c[0], c[1]))
+            spec["select"] = [(None, (g[0], g[1])), item]
+            if r.random() < 0.35:
+                spec["having"] = ("COUNT", None, r.choice([">", ">=", "<"]), r.randint(1, 5))
+            if r.random() < 0.3:
+                spec["order"] = [(item, r.choice(["DESC", "ASC"]))]
+                spec["limit"] = r.choice([1, 1, 3, 5])
+        elif shape == "case":
+            cd = self.cond(tables, False)
+            spec["select"] = [("SUMCASE", cd)]
+        else:
+            spec["select"] = [(None, (c[0], c[1])) for c in cols]
+            spec["distinct"] = r.random() < 0.25
+        if shape != "case" or r.random() < 0.5:
+            for _ in range(r.choice([0, 1, 1, 1, 2, 2, 3])):
+                spec["where"].append(self.cond(tables, depth == 0))
+        if shape == "order":
+            oc = self.pick_col(tables, "num") or self.pick_col(tables)
+            spec["order"] = [((None, (oc[0], oc[1])), r.choice(["DESC", "ASC"]))]
+            spec["limit"] = r.choice([None, 1, 1, 3, 5, 10])
+        if shape == "setop" and depth == 0:
+            sel = [(None, (cols[0][0], cols[0][1]))]
+            spec["select"] = sel
+            other = copy.deepcopy(spec)
+            other["where"] = [self.cond(tables, False)]
+            spec["setop"] = (r.choice(["UNION", "INTERSECT", "EXCEPT"]), other)
+        return spec
+
+
+# ---------------------------------------------------------------- rendering
+
+
+def random_style(rng):
+    return {
+        "alias": rng.choice(["none", "T", "short"]),
+        "upper": rng.random() < 0.8,
+        "commute": rng.random() < 0.4,
+        "shuffle": rng.random() < 0.4,
+        "between_expand": rng.random() < 0.4,
+        "in_or": rng.random() < 0.3,
+        "join_swap": rng.random() < 0.3,
+        "on_swap": rng.random() < 0.4,
+        "count_pk": rng.random() < 0.2,
+        "exists": rng.random() < 0.3,
+        "distinct_group": rng.random() < 0.3,
+        "asc": rng.random() < 0.3,
+        "inner": rng.random() < 0.3,
+        "seed": rng.randint(0, 1 << 30),
+    }
+
+
+class Renderer:
+    def __init__(self, schema, style):
+        self.s = schema
+        self.st = style
+        self.r = random.Random(style["seed"])
+
+    def kw(self, w):
+        return w if self.st["upper"] else w.lower()
+
+    def render(self, spec, aliases=None):
+        st = self.st
+        frm = spec["from"]
+        if aliases is None:
+            aliases = {}
+            if len(frm) == 3 or st["alias"] != "none":
+                for i, t in enumerate(frm[:2] if len(frm) == 3 else frm[:1]):
+                    if st["alias"] == "T":
+                        aliases[t] = "T" + str(i + 1)
+                    elif st["alias"] == "short":
+                        aliases[t] = ("a", "b")[i]
+                    else:
+                        aliases[t] = q(t)
+        self.al = aliases
+        self.qual = len(frm) == 3 or st["alias"] != "none"
+        sel = ", ".join(self.sel_item(it) for it in spec["select"])
+        distinct = spec.get("distinct", False)
+        group = list(spec.get("group", []))
+        if distinct and st["distinct_group"] and not group and all(it[0] is None for it in spec["select"]) \
+                and not spec.get("order"):
+            distinct = False
+            group = [it[1] for it in spec["select"]]
+        out = self.kw("SELECT ") + (self.kw("DISTINCT ") if distinct else "") + sel
+        out += " " + self.kw("FROM ") + self.from_clause(frm)
+        conds = list(spec.get("where", []))
+        if st["shuffle"] and len(conds) > 1:
+            self.r.shuffle(conds)
+        if conds:
+            out += " " + self.kw("WHERE ") + (" " + self.kw("AND") + " ").join(self.cond(c) for c in conds)
+        if group:
+            out += " " + self.kw("GROUP BY ") + ", ".join(self.col(c) for c in group)
+        if spec.get("having"):
+            a, c, op, v = spec["having"]
+            left = self.agg(a, c)
+            out += " " + self.kw("HAVING ") + self.cmp(left, op, str(v))
+        if spec.get("order"):
+            keys = []
+            for item, d in spec["order"]:
+                e = self.sel_item(item)
+                if d == "DESC":
+                    keys.append(e + " " + self.kw("DESC"))
+                else:
+                    keys.append(e + (" " + self.kw("ASC") if st["asc"] else ""))
+            out += " " + self.kw("ORDER BY ") + ", ".join(keys)
+        if spec.get("limit") is not None:
+            out += " " + self.kw("LIMIT ") + str(spec["limit"])
+        if spec.get("setop"):
+            op, other = spec["setop"]
+            sub = Renderer(self.s, dict(st, seed=st["seed"] + 1)).render(other)
+            out += " " + self.kw(op) + " " + sub
+        return out
+
+    def from_clause(self, frm):
+        def tref(t):
+            a = self.al.get(t)
+            if a and a != q(t):
+                return q(t) + " " + self.kw("AS ") + a
+            return q(t)
+
+        if len(frm) == 1:
+            return tref(frm[0])
+        a, b, (ca, cb) = frm
+        left, right = (a, ca), (b, cb)
+        if self.st["join_swap"]:
+            left, right = right, left
+        l_on, r_on = self.col(left), self.col(right)
+        if self.st["on_swap"]:
+            l_on, r_on = r_on, l_on
+        j = self.kw("INNER JOIN ") if self.st["inner"] else self.kw("JOIN ")
+        return tref(left[0]) + " " + j + tref(right[0]) + " " + self.kw("ON ") + l_on + " = " + r_on
+
+    def col(self, ref):
+        t, c = ref
+        if self.qual and t in self.al:
+            return self.al[t] + "." + q(c)
+        return q(c)
+
+    def agg(self, a, ref):
+        if a == "COUNT" and ref is None:
+            if self.st["count_pk"] and len(self.s_table_pk()) == 1:
+                return self.kw("COUNT") + "(" + self.col((self.cur_table(), self.s_table_pk()[0])) + ")"
+            return self.kw("COUNT") + "(*)"
+        return self.kw(a) + "(" + self.col(ref) + ")"
+
+    def cur_table(self):
+        return next(iter(self.al)) if self.al else self._first
+
+    def s_table_pk(self):
+        try:
+            return self.s.table(self.cur_table()).pk
+        except KeyError:
+            return []
+
+    def sel_item(self, it):
+        a, ref = it
+        if a is None:
+            return self.col(ref)
+        if a == "SUMCASE":
+            return (self.kw("SUM") + "(" + self.kw("CASE WHEN ") + self.cond(ref) + self.kw(" THEN ") + "1"
+                    + self.kw(" ELSE ") + "0" + self.kw(" END") + ")")
+        return self.agg(a, ref)
+
+    def cmp(self, left, op, right):
+        if self.st["commute"] and self.r.random() < 0.7:
+            return right + " " + FLIP[op] + " " + left
+        return left + " " + op + " " + right
+
+    def sub(self, spec):
+        st = dict(self.st, alias="none", seed=self.r.randint(0, 1 << 30), count_pk=False)
+        rr = Renderer(self.s, st)
+        rr._first = spec["from"][0]
+        return rr.render(spec)
+
+    def cond(self, c):
+        k = c["k"]
+        col = self.col(c["c"])
+        if k == "cmp":
+            return self.cmp(col, c["op"], lit(c["v"]))
+        if k == "like":
+            return col + " " + self.kw("LIKE ") + lit(c["v"])
+        if k == "in":
+            if self.st["in_or"] and not c["neg"]:
+                return "(" + (" " + self.kw("OR") + " ").join(col + " = " + lit(v) for v in c["vals"]) + ")"
+            return col + (self.kw(" NOT") if c["neg"] else "") + " " + self.kw("IN ") + "(" + \
+                ", ".join(lit(v) for v in c["vals"]) + ")"
+        if k == "between":
+            if self.st["between_expand"]:
+                return col + " >= " + lit(c["lo"]) + " " + self.kw("AND ") + col + " <= " + lit(c["hi"])
+            return col + " " + self.kw("BETWEEN ") + lit(c["lo"]) + " " + self.kw("AND ") + lit(c["hi"])
+        if k == "insub":
+            sub = c["sub"]
+            if self.st["exists"] and not c["neg"]:
+                st = sub["from"][0]
+                inner = dict(sub, select=[(None, sub["select"][0][1])])
+                txt = self.sub(inner)
+                # correlate: append the link condition to the subquery's WHERE
+                link = "S." + q(sub["select"][0][1][1]) + " = " + col
+                txt = txt.replace(self.kw("FROM ") + q(st), self.kw("FROM ") + q(st) + " " + self.kw("AS ") + "S", 1)
+                txt = re.sub(r"^(SELECT|select) .*? (FROM|from) ", lambda m: m.group(1) + " 1 " + m.group(2) + " ",
+                             txt, count=1)
+                if " " + self.kw("WHERE ") in txt:
+                    txt = txt.replace(" " + self.kw("WHERE "), " " + self.kw("WHERE ") + link + " " + self.kw("AND "), 1)
+                else:
+                    txt += " " + self.kw("WHERE ") + link
+                return self.kw("EXISTS ") + "(" + txt + ")"
+            return col + (self.kw(" NOT") if c["neg"] else "") + " " + self.kw("IN ") + "(" + self.sub(sub) + ")"
+        if k == "scalar":
+            return self.cmp(col, c["op"], "(" + self.sub(c["sub"]) + ")")
+        raise ValueError(k)
+
+
+def render(schema, spec, style):
+    r = Renderer(schema, style)
+    r._first = spec["from"][0]
+    return r.render(spec)
+
+
+# ---------------------------------------------------------------- mistakes (negatives)
+
+
+def _tables(schema, spec):
+    frm = spec["from"]
+    return [schema.table(t) for t in (frm[:2] if len(frm) == 3 else frm[:1])]
+
+
+def mutate(schema, spec, rng):
+    """A copy of spec with one realistic mistake, and the mistake's name (None if none applies)."""
+    b = Builder(schema, rng)
+    s = copy.deepcopy(spec)
+    tables = _tables(schema, s)
+    ops = []
+    if s["where"]:
+        ops += ["drop_cond", "flip_cmp", "wrong_col_where", "change_value", "in_notin"]
+    ops += ["extra_cond", "wrong_col_select"]
+    if any(it[0] in AGGS for it in s["select"]):
+        ops += ["swap_agg", "swap_agg"]
+    if s["group"]:
+        ops += ["drop_group", "drop_group"]
+        if s["having"]:
+            ops += ["having_op"]
+    if s["distinct"]:
+        ops += ["drop_distinct"]
+    elif all(it[0] is None for it in s["select"]):
+        ops += ["add_distinct"]
+    if s["order"]:
+        ops += ["order_dir", "order_dir"]
+    if s["limit"] is not None:
+        ops += ["limit_change", "drop_limit"]
+    if len(s["from"]) == 3:
+        ops += ["wrong_join_key", "drop_join"]
+    if s["setop"]:
+        ops += ["setop_change", "setop_change"]
+    if s["select"][0][0] in ("MAX", "MIN") and len(s["select"]) == 1 and not s["group"]:
+        ops += ["max_to_orderby", "max_to_orderby"]
+    if s["order"] and s["limit"] == 1 and s["order"][0][0][0] is None and not s["group"]:
+        ops += ["orderby_to_max"]
+    op = rng.choice(ops)
+    w = s["where"]
+    if op == "drop_cond":
+        w.pop(rng.randrange(len(w)))
+    elif op == "extra_cond":
+        w.append(b.cond(tables, False))
+    elif op == "flip_cmp":
+        cands = [c for c in w if c["k"] in ("cmp", "scalar")]
+        if not cands:
+            return None, None
+        c = rng.choice(cands)
+        c["op"] = rng.choice(NEG_OP[c["op"]])
+    elif op == "in_notin":
+        cands = [c for c in w if c["k"] in ("in", "insub")]
+        if not cands:
+            return None, None
+        c = rng.choice(cands)
+        c["neg"] = not c["neg"]
+    elif op == "change_value":
+        cands = [c for c in w if c["k"] in ("cmp", "between", "like")]
+        if not cands:
+            return None, None
+        c = rng.choice(cands)
+        if c["k"] == "between":
+            c["hi"] = c["hi"] + rng.randint(1, 10)
+        elif c["k"] == "like":
+            c["v"] = c["v"].strip("%")
+        else:
+            nv = b.value("num" if isinstance(c["v"], int) else "text")
+            if nv == c["v"]:
+                return None, None
+            c["v"] = nv
+    elif op in ("wrong_col_where", "wrong_col_select"):
+        if op == "wrong_col_where":
+            c = rng.choice(w)
+            ref = c["c"]
+        else:
+            items = [it for it in s["select"] if it[0] is not None and it[0] != "SUMCASE" or it[0] is None]
+            items = [it for it in items if it[1] is not None and it[0] != "SUMCASE"]
+            if not items:
+                return None, None
+            it = rng.choice(items)
+            ref = it[1]
+        t = schema.table(ref[0])
+        kind = dict(t.cols)[ref[1]]
+        others = [(tt.name, cn) for tt in tables for cn, k in tt.cols if k == kind and (tt.name, cn) != tuple(ref)]
+        if not others:
+            return None, None
+        new = rng.choice(others)
+        if op == "wrong_col_where":
+            c["c"] = new
+        else:
+            i = s["select"].index(it)
+            s["select"][i] = (it[0], new)
+            if s["group"] and it[0] is None:
+                s["group"] = [new if tuple(g) == tuple(ref) else g for g in s["group"]]
+    elif op == "swap_agg":
+        i = next(i for i, it in enumerate(s["select"]) if it[0] in AGGS)
+        a, ref = s["select"][i]
+        if a == "COUNT":
+            c = b.pick_col(tables, "num")
+            if c is None:
+                return None, None
+            s["select"][i] = (rng.choice(["SUM", "MAX"]), (c[0], c[1]))
+        else:
+            s["select"][i] = (rng.choice([x for x in AGGS if x not in (a, "COUNT")]), ref)
+        s["order"] = [((s["select"][i] if it == spec["select"][i] else it), d) for it, d in s["order"]]
+    elif op == "drop_group":
+        s["group"] = []
+        s["having"] = None
+    elif op == "having_op":
+        a, c, o, v = s["having"]
+        s["having"] = (a, c, rng.choice(NEG_OP[o]), v)
+    elif op == "drop_distinct":
+        s["distinct"] = False
+    elif op == "add_distinct":
+        s["distinct"] = True
+    elif op == "order_dir":
+        it, d = s["order"][0]
+        s["order"][0] = (it, "ASC" if d == "DESC" else "DESC")
+    elif op == "limit_change":
+        s["limit"] = s["limit"] + rng.choice([1, 2, 4])
+    elif op == "drop_limit":
+        s["limit"] = None
+    elif op == "wrong_join_key":
+        a, bb, (ca, cb) = s["from"]
+        ta = schema.table(a)
+        others = [cn for cn, _ in ta.cols if cn != ca]
+        if not others:
+            return None, None
+        s["from"] = [a, bb, (rng.choice(others), cb)]
+    elif op == "drop_join":
+        keep = s["from"][0]
+        used = set()
+
+        def refs(x):
+            if isinstance(x, (list, tuple)):
+                if len(x) == 2 and all(isinstance(y, str) for y in x):
+                    used.add(x[0])
+                for y in x:
+                    refs(y)
+            elif isinstance(x, dict):
+                for y in x.values():
+                    refs(y)
+
+        refs([s["select"], s["where"], s["group"], s["order"]])
+        if used - {keep}:
+            return None, None
+        s["from"] = [keep]
+    elif op == "setop_change":
+        o, other = s["setop"]
+        s["setop"] = (rng.choice([x for x in ["UNION", "INTERSECT", "EXCEPT", "UNION ALL"] if x != o]), other)
+    elif op == "max_to_orderby":
+        a, ref = s["select"][0]
+        s["select"] = [(None, ref)]
+        s["order"] = [((None, ref), "DESC" if a == "MAX" else "ASC")]
+        s["limit"] = 1
+    elif op == "orderby_to_max":
+        (it, d) = s["order"][0]
+        ref = it[1]
+        s["select"] = [(None, x[1]) if x[0] is None else x for x in s["select"]]
+        sub = {"from": [ref[0]], "select": [("MAX" if d == "DESC" else "MIN", ref)], "where": []}
+        s["where"] = s["where"] + [{"k": "scalar", "c": ref, "op": "=", "sub": sub}]
+        s["order"] = []
+        s["limit"] = None
+    if s == spec:
+        return None, None
+    return s, op
+
+
+# ---------------------------------------------------------------- pairs
+
+
+def make_pair(schema, rng, positive):
+    """One (gold, pred, label, kind) over schema, or None when no variant applies."""
+    b = Builder(schema, rng)
+    spec = b.query()
+    gs = random_style(rng)
+    gs.update(commute=False, shuffle=False, between_expand=False, in_or=False, join_swap=False,
+              count_pk=False, exists=False, distinct_group=False)
+    gold = render(schema, spec, gs)
+    if positive:
+        for _ in range(6):
+            pred = render(schema, spec, random_style(rng))
+            if pred != gold:
+                return gold, pred, 1, "rewrite"
+        return None
+    m, op = mutate(schema, spec, rng)
+    if m is None:
+        return None
+    style = random_style(rng) if rng.random() < 0.6 else dict(gs)
+    return gold, render(schema, m, style), 0, op
+
+
+def generate(schemas, n, seed, pos_frac=0.5):
+    """n synthetic pairs (dicts) spread over schemas, deterministic in seed."""
+    rng = random.Random(seed)
+    out = []
+    tries = 0
+    while len(out) < n and tries < n * 20:
+        tries += 1
+        s = schemas[rng.randrange(len(schemas))]
+        try:
+            p = make_pair(s, rng, rng.random() < pos_frac)
+        except (KeyError, IndexError, ValueError):
+            p = None
+        if p is None:
+            continue
+        gold, pred, label, kind = p
+        out.append({"id": "syn%d" % len(out), "source": "synthetic_" + s.source, "db_id": s.db_id,
+                    "gold": gold, "pred": pred, "label": label, "kind": kind})
+    return out
