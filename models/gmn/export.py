@@ -19,6 +19,26 @@ from models.gmn.tensors import CHARS, INPUT_NAMES, PE
 OPSET = 21
 
 
+def params_path(onnx_path):
+    return str(onnx_path)[: -len(".onnx")] + ".params.npz"
+
+
+def save_params(path, params, vocab):
+    """Weights as a flat .npz keyed by tree path (plus vocab_size), for the parity test."""
+    flat = {jax.tree_util.keystr(k): np.asarray(v) for k, v in jax.tree_util.tree_flatten_with_path(params)[0]}
+    np.savez_compressed(path, __vocab_size__=np.asarray(vocab), **flat)
+
+
+def load_params(kind, path):
+    """(params, vocab) from save_params' file: the init tree with every leaf replaced."""
+    z = np.load(path)
+    vocab = int(z["__vocab_size__"])
+    init = M.init_funceval(0, vocab) if kind == "funceval" else M.init_hybrid(0, vocab)
+    leaves, tree = jax.tree_util.tree_flatten_with_path(init)
+    vals = [jnp.asarray(z[jax.tree_util.keystr(k)]) for k, _ in leaves]
+    return jax.tree_util.tree_unflatten(tree, vals), vocab
+
+
 def forward_fn(kind, params, vocab):
     if kind == "funceval":
         def f(gt, gc, ga, gm, gp, pt, pc, pa, pm, pp):

@@ -70,3 +70,28 @@ def load_cache(path):
             g = json.loads(line)
             out[g["id"]] = g
     return out
+
+
+def main(argv=None):
+    import argparse
+
+    from models.gmn.metrics import PUBLIC_SETS, public_rows
+
+    ap = argparse.ArgumentParser(description="cache sql_graph JSON for the training pairs and the public sets")
+    ap.add_argument("--data", default="../shared/data")
+    ap.add_argument("--ext", default="dist/sqlsim.so")
+    ap.add_argument("--pairs", default="/tmp/gmn_cache/pairs.jsonl")
+    ap.add_argument("--out", default="/tmp/gmn_cache/graphs.jsonl")
+    ap.add_argument("--eval-out", default="/tmp/gmn_cache/eval_graphs.jsonl")
+    ap.add_argument("--workers", type=int, default=2)
+    a = ap.parse_args(argv)
+    rows = [json.loads(x) for x in Path(a.pairs).read_text().splitlines() if x.strip()]
+    ok = build_cache(rows, a.ext, a.data, a.out, a.workers)
+    print(f"training pairs: {ok} of {len(rows)} with both graphs", flush=True)
+    ev = [r for name in PUBLIC_SETS for r in public_rows(Path(a.data), name)]
+    ok = build_cache(ev, a.ext, a.data, a.eval_out, a.workers)
+    print(f"public-set pairs: {ok} of {len(ev)} with both graphs", flush=True)
+
+
+if __name__ == "__main__":
+    main()

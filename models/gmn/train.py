@@ -21,6 +21,7 @@ import numpy as np
 import optax
 
 from models.gmn import model as M
+from models.gmn.export import params_path, save_params
 from models.gmn.graphs import load_cache
 from models.gmn.metrics import PUBLIC_SETS, roc_auc, spearman
 from models.gmn.tensors import INPUT_NAMES, batch_tensors, bucket
@@ -182,8 +183,7 @@ def main(argv=None):
     from models.gmn.export import export
 
     export(a.model, tr.params, vocab, a.out, 3 if a.model == "funceval" else 4)
-    np.savez(str(a.out) + ".params.npz", **{"/".join(str(k) for k in path): v for path, v in
-                                             jax.tree_util.tree_flatten_with_path(best[1])[0]})
+    save_params(params_path(a.out), best[1], vocab)
     report = {"model": a.model, "seed": a.seed, "epochs_run": len(curve), "best_epoch": best[2],
               "train_pairs": len(tr_ex), "val_pairs": len(va_ex), "vocab_size": vocab,
               "train_minutes": train_minutes, "curve": curve}
