@@ -76,3 +76,30 @@ def test_adjacency_convention():
     t = T.side_tensors([g], relations=3)
     assert t["adj"][0, 2, 1, 0] == 1 and t["adj"][0, 5, 0, 1] == 1 and t["adj"].sum() == 2
     assert t["chars"][0, 1, 0] == 97 and t["mask"].tolist() == [[1.0, 1.0]]
+
+
+@pytest.mark.parametrize("kind,function", [("funceval", "gmn_similarity"), ("hybrid", "hybrid_gmn_similarity")])
+def test_extension_scores_match_onnx(kind, function):
+    """When the built extension has the GMN functions: its score equals ONNX on sql_graph's tensors."""
+    if not EXT.exists():
+        pytest.skip("dist/sqlsim.so not built")
+    import apsw
+
+    con = apsw.Connection(":memory:")
+    con.enable_load_extension(True)
+    con.load_extension(str(EXT))
+    try:
+        con.execute(f"SELECT {function}('SELECT 1', 'SELECT 1')").fetchall()
+    except apsw.Error as e:
+        if "no such function" in str(e):
+            pytest.skip(f"{function} not in this build")
+        raise
+    sess = ort.InferenceSession(str(MODELS[kind]), providers=["CPUExecutionProvider"])
+    for g, p in QUERIES:
+        txt = con.execute("SELECT sql_graph(?, ?, NULL, ?)", (g, p, kind)).fetchone()[0]
+        got = con.execute(f"SELECT {function}(?, ?)", (g, p)).fetchone()[0]
+        if txt is None:
+            assert got is None
+            continue
+        want = sess.run(None, T.batch_tensors([json.loads(txt)]))[0][0]
+        assert abs(got - float(want)) < 1e-4, (g, p, got, want)
