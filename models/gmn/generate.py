@@ -48,12 +48,6 @@ class Builder:
         self.s = schema
         self.r = rng
 
-    def col(self, table, kind=None):
-        cols = [c for c in table.cols if kind is None or c[1] == kind]
-        if not cols:
-            return None
-        return (table.name, self.r.choice(cols)[0], dict(table.cols)[self.r.choice(cols)[0]] if False else None)
-
     def pick_col(self, tables, kind=None):
         opts = [(t.name, c, k) for t in tables for c, k in t.cols if kind is None or k == kind]
         return self.r.choice(opts) if opts else None
@@ -339,7 +333,9 @@ class Renderer:
                 inner = dict(sub, select=[(None, sub["select"][0][1])])
                 txt = self.sub(inner)
                 # correlate: append the link condition to the subquery's WHERE
-                link = "S." + q(sub["select"][0][1][1]) + " = " + col
+                # the outer column is always qualified: unqualified, it would bind to S itself
+                outer = col if "." in col else q(c["c"][0]) + "." + col
+                link = "S." + q(sub["select"][0][1][1]) + " = " + outer
                 txt = txt.replace(self.kw("FROM ") + q(st), self.kw("FROM ") + q(st) + " " + self.kw("AS ") + "S", 1)
                 txt = re.sub(r"^(SELECT|select) .*? (FROM|from) ", lambda m: m.group(1) + " 1 " + m.group(2) + " ",
                              txt, count=1)

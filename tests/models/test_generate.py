@@ -112,3 +112,13 @@ def test_training_schemas_exclude_every_spider_dev_database():
     assert not dev & {s.db_id for s in sp}
     assert len(sp) == 146
     assert len(schemas.load_bird_train(DATA)) == 69
+
+
+def test_exists_rewrite_correlates_with_the_outer_query():
+    pairs = generate.generate(fixture_schemas(), 600, seed=9)
+    seen = 0
+    for p in pairs:
+        for m in __import__("re").finditer(r"(?i)EXISTS \(SELECT 1 FROM \S+ AS S WHERE S\.\S+ = (\S+?)[ )]", p["pred"]):
+            assert "." in m.group(1) and not m.group(1).startswith("S."), p["pred"]
+            seen += 1
+    assert seen > 0

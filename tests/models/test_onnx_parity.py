@@ -4,6 +4,7 @@ Sample graphs are random graphs in the sql_graph JSON shape plus, when the built
 sql_graph, real graphs of a few queries; batches and node counts vary to exercise the dynamic axes.
 """
 import json
+import os
 from pathlib import Path
 
 import numpy as np
@@ -17,7 +18,7 @@ from models.gmn.export import forward_fn, load_params  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 MODELS = {"funceval": ROOT / "models" / "funceval_gmn.onnx", "hybrid": ROOT / "models" / "hybrid_gmn.onnx"}
-EXT = ROOT / "dist" / "sqlsim.so"
+EXT = Path(os.environ.get("SQLSIM_EXT", ROOT / "dist" / "sqlsim.so"))
 QUERIES = [
     ("SELECT name FROM singer WHERE age > 20", "SELECT T1.name FROM singer AS T1 WHERE 20 < T1.age"),
     ("SELECT count(*) FROM singer", "SELECT count(*) FROM concert"),
