@@ -81,7 +81,7 @@ demo: all venv
 	$(DUCKDB_CLI) -unsigned -cmd "LOAD '$(DIST)/sqlsim.duckdb_extension'" -cmd ".mode box" :memory: < sql/demo.sql
 
 # --- tests ------------------------------------------------------------------------------------
-test: all venv test-rust test-sql test-duckdb-versions
+test: all venv test-rust test-sql test-duckdb-versions test-models
 
 # Unit, golden, property and data-backed tests in release (they replay thousands of examples);
 # doctests in the dev profile (release's LTO leaves no rlib for rustdoc to link).

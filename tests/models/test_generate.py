@@ -1,6 +1,7 @@
 """The GMN pair generator: deterministic, valid SQL, realistic labels, never a Spider dev database."""
 import json
 import os
+import re
 import sqlite3
 from pathlib import Path
 
@@ -118,7 +119,7 @@ def test_exists_rewrite_correlates_with_the_outer_query():
     pairs = generate.generate(fixture_schemas(), 600, seed=9)
     seen = 0
     for p in pairs:
-        for m in __import__("re").finditer(r"(?i)EXISTS \(SELECT 1 FROM \S+ AS S WHERE S\.\S+ = (\S+?)[ )]", p["pred"]):
+        for m in re.finditer(r"(?i)EXISTS \(SELECT 1 FROM \S+ AS S WHERE S\.\S+ = (\S+?)[ )]", p["pred"]):
             assert "." in m.group(1) and not m.group(1).startswith("S."), p["pred"]
             seen += 1
     assert seen > 0
