@@ -147,7 +147,7 @@ train-gmn: all venv
 	  --seed $(GMN_SEED) --out $(GMN_CACHE)/pairs.jsonl
 	nice -n 10 $(PY) -m models.gmn.graphs --data $(DATA) --ext $(DIST)/sqlsim.so --pairs $(GMN_CACHE)/pairs.jsonl \
 	  --out $(GMN_CACHE)/graphs.jsonl --eval-out $(GMN_CACHE)/eval_graphs.jsonl
-	for m in funceval:7 hybrid:3; do \
+	for m in funceval:7 hybrid:5; do \
 	  nice -n 10 $(PY) -m models.gmn.train --model $${m%:*} --epochs $${m#*:} --max-minutes 60 --data $(DATA) \
 	    --pairs $(GMN_CACHE)/pairs.jsonl --graphs $(GMN_CACHE)/graphs.jsonl --eval-graphs $(GMN_CACHE)/eval_graphs.jsonl \
 	    --out models/$${m%:*}_gmn.onnx --report models/$${m%:*}_gmn.report.json || exit 1; \
