@@ -34,7 +34,7 @@ ORT_SONAME := libonnxruntime.so.1.31.1
 MODELS := $(wildcard models/*.onnx)
 DIST_MODELS := $(patsubst models/%,$(DIST)/%,$(MODELS))
 
-.PHONY: z3 ort all demo test test-rust test-sql test-duckdb-versions lint bench eval spider-eval deps venv clean
+.PHONY: z3 ort all demo test test-rust test-sql test-duckdb-versions test-models lint bench eval spider-eval train-gmn deps venv clean
 
 all: $(DIST)/sqlsim.so $(DIST)/sqlsim.duckdb_extension $(DIST)/$(Z3_SONAME) $(DIST)/$(ORT_SONAME) $(DIST_MODELS)
 
@@ -103,7 +103,7 @@ demo: all venv
 	$(DUCKDB_CLI) -unsigned -cmd "LOAD '$(DIST)/sqlsim.duckdb_extension'" -cmd ".mode box" :memory: < sql/demo.sql
 
 # --- tests ------------------------------------------------------------------------------------
-test: all venv test-rust test-sql test-duckdb-versions
+test: all venv test-rust test-sql test-duckdb-versions test-models
 
 # Unit, golden, property and data-backed tests in release (they replay thousands of examples);
 # doctests in the dev profile (release's LTO leaves no rlib for rustdoc to link).
@@ -117,6 +117,10 @@ test-sql: all venv
 # The extension declares C API v1.2.0: check it loads in the oldest and newest DuckDB on PyPI.
 test-duckdb-versions: all venv
 	$(PY) tests/duckdb_versions.py $(DIST)/sqlsim.duckdb_extension
+
+# Generator, tensor layout and ONNX-vs-JAX parity of the shipped GMN models (a few seconds).
+test-models: all venv
+	SQLSIM_DATA=$(DATA) $(PY) -m pytest -q tests/models
 
 lint: $(Z3_DIR)/$(Z3_SONAME)
 	$(CARGO) fmt --check
@@ -151,6 +155,26 @@ spider-eval: all venv
 	@echo "== SQLite: sql/spider_eval_sqlite.sql =="
 	@sed -e 's|{{GOLD}}|$(GOLD)|g' -e 's|{{PRED}}|$(PRED)|g' -e 's|{{TABLES}}|$(TABLES)|g' \
 	  sql/spider_eval_sqlite.sql | sqlite3 -bail -cmd ".load ./$(DIST)/sqlsim" :memory:
+
+# --- GMN models (models/README.md) ---------------------------------------------------------------
+# Retrains FuncEvalGMN and Hybrid GMN from scratch on CPU: synthetic pairs over the Spider/BIRD train
+# schemas labelled by sql_equivalent, the WikiSQL train half and the BIRD DAIL pairs; graphs from
+# sql_graph; then ONNX export to models/*.onnx. Intermediate files go to $(GMN_CACHE).
+GMN_CACHE ?= /tmp/gmn_cache
+GMN_PAIRS ?= 8000
+GMN_SEED ?= 20261121
+train-gmn: all venv
+	mkdir -p $(GMN_CACHE)
+	nice -n 10 $(PY) -m models.gmn.dataset --data $(DATA) --ext $(DIST)/sqlsim.so --n $(GMN_PAIRS) \
+	  --seed $(GMN_SEED) --out $(GMN_CACHE)/pairs.jsonl
+	nice -n 10 $(PY) -m models.gmn.graphs --data $(DATA) --ext $(DIST)/sqlsim.so --pairs $(GMN_CACHE)/pairs.jsonl \
+	  --out $(GMN_CACHE)/graphs.jsonl --eval-out $(GMN_CACHE)/eval_graphs.jsonl
+	for m in funceval:7 hybrid:5; do \
+	  nice -n 10 $(PY) -m models.gmn.train --model $${m%:*} --epochs $${m#*:} --max-minutes 60 --data $(DATA) \
+	    --pairs $(GMN_CACHE)/pairs.jsonl --graphs $(GMN_CACHE)/graphs.jsonl --eval-graphs $(GMN_CACHE)/eval_graphs.jsonl \
+	    --out models/$${m%:*}_gmn.onnx --report models/$${m%:*}_gmn.report.json || exit 1; \
+	done
+	sha256sum models/*.onnx
 
 clean:
 	rm -rf $(DIST) target/release/libsqlsim.so

@@ -1,0 +1,197 @@
+"""Train FuncEvalGMN or Hybrid GMN on the cached sql_graph pairs, validate, evaluate, export ONNX.
+
+    python -m models.gmn.train --model funceval --pairs /tmp/gmn_cache/pairs.jsonl \
+        --graphs /tmp/gmn_cache/graphs.jsonl --eval-graphs /tmp/gmn_cache/eval_graphs.jsonl \
+        --out models/funceval_gmn.onnx
+
+Validation split: a stable hash of the pair's database (WikiSQL: of the pair id) puts ~10% of
+the training data aside; the best epoch by validation AUC is exported. Public sets are scored
+after training for the model card only.
+"""
+
+import argparse
+import hashlib
+import json
+import time
+from pathlib import Path
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import optax
+
+from models.gmn import model as M
+from models.gmn.export import params_path, save_params
+from models.gmn.graphs import load_cache
+from models.gmn.metrics import PUBLIC_SETS, roc_auc, spearman
+from models.gmn.tensors import INPUT_NAMES, batch_tensors, bucket
+
+MAX_TRAIN_NODES = 128
+
+
+def is_val(row):
+    key = row["id"] if row["source"] == "wikisql_pair_dev" else row["source"].split("_")[0] + row["db_id"]
+    return int(hashlib.sha256(key.encode()).hexdigest()[:8], 16) % 10 == 0
+
+
+def examples(rows, cache, model):
+    out = []
+    for r in rows:
+        g = cache.get(r["id"], {}).get(model)
+        if g is not None:
+            out.append((g, float(r["label"]), r))
+    return out
+
+
+def n_nodes(g):
+    return max(len(g["graphs"][0]["types"]), len(g["graphs"][1]["types"]))
+
+
+def batches(exs, bs, rng=None):
+    """Size-bucketed batches: shuffle, sort chunks of 20 batches by size, cut."""
+    idx = np.arange(len(exs))
+    if rng is not None:
+        rng.shuffle(idx)
+    out = []
+    chunk = bs * 20
+    for s in range(0, len(idx), chunk):
+        part = sorted(idx[s : s + chunk], key=lambda i: n_nodes(exs[i][0]))
+        out += [part[k : k + bs] for k in range(0, len(part), bs)]
+    if rng is not None:
+        rng.shuffle(out)
+    return out
+
+
+def to_args(feed):
+    return tuple(jnp.asarray(feed[n]) for n in INPUT_NAMES)
+
+
+def split(args):
+    return args[:5], args[5:]
+
+
+class Trainer:
+    def __init__(self, kind, vocab, seed, lr):
+        self.kind, self.vocab = kind, vocab
+        if kind == "funceval":
+            self.params = M.init_funceval(seed, vocab)
+            loss = lambda p, a, y: M.funceval_loss(p, vocab, *split(a), y)  # noqa: E731
+            fwd = lambda p, a: M.funceval_forward(p, vocab, *split(a))[0]  # noqa: E731
+        else:
+            self.params = M.init_hybrid(seed, vocab)
+            loss = lambda p, a, y: M.hybrid_loss(p, vocab, *split(a), y)  # noqa: E731
+            fwd = lambda p, a: M.hybrid_forward(p, vocab, *split(a))  # noqa: E731
+        self.opt = optax.chain(optax.clip_by_global_norm(1.0), optax.adamw(lr, weight_decay=1e-4))
+        self.state = self.opt.init(self.params)
+
+        def step(params, state, a, y):
+            lv, gr = jax.value_and_grad(loss)(params, a, y)
+            upd, state = self.opt.update(gr, state, params)
+            return optax.apply_updates(params, upd), state, lv
+
+        self.step = jax.jit(step)
+        self.fwd = jax.jit(fwd)
+        self.loss = jax.jit(loss)
+
+    def train_epoch(self, exs, bs, rng):
+        tot, n = 0.0, 0
+        for b in batches(exs, bs, rng):
+            if len(b) < bs:  # one batch shape per node bucket
+                continue
+            feed = batch_tensors([exs[i][0] for i in b], same_n=True)
+            y = jnp.asarray([exs[i][1] for i in b], jnp.float32)
+            self.params, self.state, lv = self.step(self.params, self.state, to_args(feed), y)
+            tot += float(lv) * len(b)
+            n += len(b)
+        return tot / max(n, 1)
+
+    def score(self, exs, budget=1_500_000):
+        """Scores in the order of exs; batches sized so that B * 2R * N^2 stays under budget."""
+        out = np.zeros(len(exs), np.float32)
+        order = sorted(range(len(exs)), key=lambda i: n_nodes(exs[i][0]))
+        k = 0
+        while k < len(order):
+            n = bucket(n_nodes(exs[order[k]][0]))
+            bs = 64
+            while bs > 1 and bs * 8 * n * n > budget * 8:
+                bs //= 2
+            b = [i for i in order[k : k + bs] if bucket(n_nodes(exs[i][0])) == n]
+            # round B up to a power of two by repeating the last pair (fewer recompiles)
+            padded = b + [b[-1]] * (bs - len(b))
+            feed = batch_tensors([exs[i][0] for i in padded], same_n=True)
+            s = np.asarray(self.fwd(self.params, to_args(feed)))
+            out[b] = s[: len(b)]
+            k += len(b)
+        return out
+
+
+def evaluate_public(tr, data, eval_cache, model):
+    from models.gmn.metrics import public_rows
+
+    res = {}
+    for name in PUBLIC_SETS:
+        rows = public_rows(Path(data), name)
+        exs = examples(rows, eval_cache, model)
+        sc = dict(zip([e[2]["id"] for e in exs], tr.score(exs))) if exs else {}
+        y = [r["label"] for r in rows]
+        s = [float(sc.get(r["id"], 0.0)) for r in rows]  # no graph (unplannable / no pred): score 0
+        res[name] = {"n": len(rows), "graphs": len(exs), "auc": round(roc_auc(y, s), 4), "spearman": round(spearman(y, s), 4)}
+    return res
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--model", choices=["funceval", "hybrid"], required=True)
+    ap.add_argument("--pairs", default="/tmp/gmn_cache/pairs.jsonl")
+    ap.add_argument("--graphs", default="/tmp/gmn_cache/graphs.jsonl")
+    ap.add_argument("--eval-graphs", default="/tmp/gmn_cache/eval_graphs.jsonl")
+    ap.add_argument("--data", default="../shared/data")
+    ap.add_argument("--vocab", default="models/vocab.json")
+    ap.add_argument("--epochs", type=int, default=8)
+    ap.add_argument("--batch", type=int, default=32)
+    ap.add_argument("--lr", type=float, default=2e-3)
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--max-minutes", type=float, default=25.0)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--report", default=None)
+    a = ap.parse_args(argv)
+    vocab = len(json.loads(Path(a.vocab).read_text()))
+    rows = [json.loads(x) for x in Path(a.pairs).read_text().splitlines() if x.strip()]
+    cache = load_cache(a.graphs)
+    exs = examples(rows, cache, a.model)
+    tr_ex = [e for e in exs if not is_val(e[2]) and n_nodes(e[0]) <= MAX_TRAIN_NODES]
+    va_ex = [e for e in exs if is_val(e[2])]
+    print(f"{a.model}: {len(rows)} pairs, {len(exs)} with graphs, train {len(tr_ex)}, val {len(va_ex)}", flush=True)
+    tr = Trainer(a.model, vocab, a.seed, a.lr)
+    rng = np.random.default_rng(a.seed)
+    curve, best = [], (-1.0, None, -1)
+    t0 = time.time()
+    for ep in range(1, a.epochs + 1):
+        loss = tr.train_epoch(tr_ex, a.batch, rng)
+        vs = tr.score(va_ex)
+        vy = [e[1] for e in va_ex]
+        auc = roc_auc(vy, vs)
+        curve.append({"epoch": ep, "train_loss": round(loss, 4), "val_auc": round(auc, 4),
+                      "val_spearman": round(spearman(vy, vs), 4), "minutes": round((time.time() - t0) / 60, 2)})
+        print(json.dumps(curve[-1]), flush=True)
+        if auc > best[0]:
+            best = (auc, jax.tree_util.tree_map(np.asarray, tr.params), ep)
+        if time.time() - t0 > a.max_minutes * 60:
+            break
+    train_minutes = round((time.time() - t0) / 60, 2)
+    tr.params = jax.tree_util.tree_map(jnp.asarray, best[1])
+    from models.gmn.export import export
+
+    export(a.model, tr.params, vocab, a.out, 3 if a.model == "funceval" else 4)
+    save_params(params_path(a.out), best[1], vocab)
+    report = {"model": a.model, "seed": a.seed, "epochs_run": len(curve), "best_epoch": best[2],
+              "train_pairs": len(tr_ex), "val_pairs": len(va_ex), "vocab_size": vocab,
+              "train_minutes": train_minutes, "curve": curve}
+    if Path(a.eval_graphs).exists():
+        report["public"] = evaluate_public(tr, a.data, load_cache(a.eval_graphs), a.model)
+    print(json.dumps(report.get("public", {}), indent=1), flush=True)
+    Path(a.report or (str(a.out) + ".report.json")).write_text(json.dumps(report, indent=1))
+
+
+if __name__ == "__main__":
+    main()
