@@ -13,6 +13,7 @@
 pub mod aggregate;
 pub mod database;
 pub mod encode;
+pub mod evidence;
 pub mod execute;
 pub mod options;
 pub mod search;
@@ -21,6 +22,7 @@ pub mod solver;
 pub mod symbolic;
 pub mod verdict;
 
+pub use evidence::Evidence;
 pub use options::{Mode, Options};
 pub use search::{generate, Generated, Instance};
 pub use verdict::{decide, decide_cached, Decision, Verdict};

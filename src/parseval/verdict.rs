@@ -3,6 +3,7 @@
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
+use super::evidence::{without_nulls, Evidence};
 use super::options::Options;
 use super::search::{generate, Generated};
 use crate::cache::TextCache;
@@ -28,6 +29,8 @@ pub struct Counterexample {
     pub db: Database,
     pub gold: Outcome,
     pub pred: Outcome,
+    /// How strong this evidence is (the strongest found is kept).
+    pub evidence: Evidence,
 }
 
 /// A verdict with the facts behind it (for the reason text).
@@ -65,8 +68,13 @@ impl Decision {
                     (_, Outcome::Error(e)) => format!("the prediction fails: {e}"),
                     _ => "the results differ".into(),
                 };
+                let how = match c.evidence {
+                    Evidence::Ordinary => "",
+                    Evidence::NullDependent => " (only databases with NULL values tell them apart)",
+                    Evidence::EmptyInput => " (they differ only when nothing qualifies)",
+                };
                 format!(
-                    "not equivalent: {why} on a generated database with {} rows",
+                    "not equivalent: {why} on a generated database with {} rows{how}",
                     c.db.tables.iter().map(|t| t.rows.len()).sum::<usize>()
                 )
             }
@@ -105,6 +113,45 @@ pub fn row_order(q: &QueryPlan) -> RowOrder {
         RowOrder::Bag
     } else {
         RowOrder::Sorted(keys)
+    }
+}
+
+/// The counterexample `db` (on which `outcome` differs), or the same database with its NULLs
+/// replaced when the queries still differ there: evidence on ordinary data is the stronger.
+fn strongest(
+    schema: &Schema,
+    gold: &str,
+    pred: &str,
+    order: &RowOrder,
+    db: &Database,
+    outcome: crate::exec::instance::Comparison,
+) -> Counterexample {
+    let evidence = Evidence::of(db, &outcome.gold, &outcome.pred);
+    if evidence == Evidence::NullDependent {
+        if let Some(plain) = without_nulls(schema, db) {
+            let run = || {
+                open_database(schema, &plain)
+                    .ok()
+                    .map(|conn| compare_on(&conn, gold, pred, order))
+                    .filter(|c| c.differ && !c.gold_failed)
+            };
+            // like every counterexample, it must differ twice, on fresh copies
+            if let (Some(_), Some(c)) = (run(), run()) {
+                let evidence = Evidence::of(&plain, &c.gold, &c.pred);
+                return Counterexample {
+                    db: plain,
+                    gold: c.gold,
+                    pred: c.pred,
+                    evidence,
+                };
+            }
+        }
+    }
+    Counterexample {
+        db: db.clone(),
+        gold: outcome.gold,
+        pred: outcome.pred,
+        evidence,
     }
 }
 
@@ -182,6 +229,8 @@ pub fn decide(gold: &str, pred: &str, schema: Arc<Schema>, opts: &Options) -> De
     let mut gold_failure: Option<String> = None;
     let mut any_rows = false;
     let mut invalid = 0;
+    // the strongest counterexample so far; the search stops at the first ordinary one
+    let mut best: Option<Counterexample> = None;
     let mut check = |suite: &Generated, tried: &mut usize| -> Option<Verdict> {
         for inst in &suite.instances {
             let Ok(conn) = open_database(&schema, &inst.db) else {
@@ -207,13 +256,19 @@ pub fn decide(gold: &str, pred: &str, schema: Arc<Schema>, opts: &Options) -> De
                     .map(|conn| compare_on(&conn, gold, pred, &order));
                 if let Ok(again) = again {
                     if again.differ {
-                        return Some(Verdict::Different(Box::new(Counterexample {
-                            db: inst.db.clone(),
-                            gold: again.gold,
-                            pred: again.pred,
-                        })));
+                        let found = strongest(&schema, gold, pred, &order, &inst.db, again);
+                        if best.as_ref().is_none_or(|b| found.evidence < b.evidence) {
+                            best = Some(found);
+                        }
+                        let evidence = best.as_ref().map_or(Evidence::EmptyInput, |b| b.evidence);
+                        if evidence == Evidence::Ordinary {
+                            return best.take().map(|c| Verdict::Different(Box::new(c)));
+                        }
                     }
                 }
+            }
+            if Instant::now() >= deadline && best.is_some() {
+                break;
             }
         }
         None
@@ -249,6 +304,10 @@ pub fn decide(gold: &str, pred: &str, schema: Arc<Schema>, opts: &Options) -> De
             }
             suites.push(g);
         }
+    }
+    if let Some(c) = best {
+        d.databases = tried;
+        return finish(d, Verdict::Different(Box::new(c)));
     }
     d.databases = tried;
     d.branches = suites.iter().map(|s| s.branches.len()).sum();
