@@ -59,7 +59,7 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
               when no generated database tells the queries apart, [0, 0.25] for a counterexample \
               on ordinary data, [0.1, 0.45] for one that needs NULLs or empty input, [0.05, 0.95] \
               undecided; the mean of the structural scores places the pair inside it. Options as \
-              sql_equivalent (budget_ms defaults to 300).",
+              sql_equivalent; the verdict is shared with it (cache).",
         deterministic: true,
         call: similarity::sql_similarity,
     },

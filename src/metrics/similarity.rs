@@ -13,10 +13,6 @@ use crate::error::Result;
 use crate::parseval::{decide_cached, Evidence, Options, Verdict};
 use crate::plan::prepared::schema_argument;
 
-/// The solver budget of `sql_similarity` when the options do not set one: it keeps a
-/// 1,000-pair Spider evaluation under a minute on 2 cores (most pairs decide in a few ms).
-pub const DEFAULT_SIMILARITY_BUDGET_MS: u64 = 300;
-
 /// Where a verdict places a pair: the score is `low + (high - low) * structural`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Band {
@@ -126,7 +122,7 @@ pub fn structural_components(
 }
 
 /// `sql_similarity` of a pair in [0, 1]; 1.0 for identical queries that ParSEval can run.
-/// `options` are ParSEval's, with [`DEFAULT_SIMILARITY_BUDGET_MS`] as the default budget.
+/// `options` are ParSEval's.
 ///
 /// ```
 /// use sqlsim::metrics::similarity::similarity;
@@ -162,14 +158,10 @@ pub fn similarity(
     })
 }
 
-/// Parses `sql_similarity`'s options argument (ParSEval's keys; the budget defaults to
-/// [`DEFAULT_SIMILARITY_BUDGET_MS`]).
+/// Parses `sql_similarity`'s options argument: ParSEval's keys and defaults, so that
+/// `sql_equivalent` with the same options shares the cached verdict.
 pub fn options(function: &'static str, text: Option<&str>) -> Result<Options> {
-    let defaults = Options {
-        budget_ms: DEFAULT_SIMILARITY_BUDGET_MS,
-        ..Options::default()
-    };
-    Options::parse_with(function, text, defaults)
+    Options::parse(function, text)
 }
 
 #[cfg(test)]

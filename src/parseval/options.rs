@@ -61,21 +61,12 @@ impl Default for Options {
 impl Options {
     /// Parses the options argument of `function` (None or NULL: the defaults).
     pub fn parse(function: &'static str, text: Option<&str>) -> Result<Options> {
-        Self::parse_with(function, text, Options::default())
-    }
-
-    /// As [`Options::parse`], starting from `defaults` instead of [`Options::default`].
-    pub fn parse_with(
-        function: &'static str,
-        text: Option<&str>,
-        defaults: Options,
-    ) -> Result<Options> {
         let bad = |message: String| Error::Argument {
             function,
             argument: "options",
             message,
         };
-        let mut o = defaults;
+        let mut o = Options::default();
         let Some(text) = text else {
             return Ok(o);
         };
