@@ -36,16 +36,16 @@ impl Evidence {
         if matches!(pred, Outcome::Error(_)) {
             return Evidence::Ordinary;
         }
-        if db.tables.iter().all(|t| t.rows.is_empty()) || empty_against_nothing(gold, pred) {
-            return Evidence::EmptyInput;
-        }
         let has_null = db
             .tables
             .iter()
             .flat_map(|t| t.rows.iter().flatten())
             .any(|v| matches!(v, Value::Null));
         if has_null {
+            // a row of NULLs may be data here, not an aggregate over nothing
             Evidence::NullDependent
+        } else if db.tables.iter().all(|t| t.rows.is_empty()) || empty_against_nothing(gold, pred) {
+            Evidence::EmptyInput
         } else {
             Evidence::Ordinary
         }

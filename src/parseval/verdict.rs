@@ -267,9 +267,6 @@ pub fn decide(gold: &str, pred: &str, schema: Arc<Schema>, opts: &Options) -> De
                     }
                 }
             }
-            if Instant::now() >= deadline && best.is_some() {
-                break;
-            }
         }
         None
     };
@@ -285,7 +282,10 @@ pub fn decide(gold: &str, pred: &str, schema: Arc<Schema>, opts: &Options) -> De
         d.databases = tried;
         return finish(d, v);
     }
-    let mut g = generate(&gold_plan, &schema, opts, deadline);
+    // each query's suite gets half the budget at least, so the prediction's is generated
+    // whatever the load (a generation runs until its branches or its time are exhausted)
+    let halfway = start + Duration::from_millis(opts.budget_ms / 2);
+    let mut g = generate(&gold_plan, &schema, opts, halfway);
     g.instances.remove(0); // the empty database was run already
     if let Some(v) = check(&g, &mut tried) {
         d.databases = tried;
