@@ -1,31 +1,43 @@
 #!/usr/bin/env python3
-"""Quality of sqlsim's SQL metric functions on the labeled pair sets, computed inside both hosts.
+"""Quality and cost of sqlsim's SQL metric functions on the labeled pair sets, computed inside both hosts.
 
 Usage (with the project venv, after `make`):
 
-    .venv/bin/python scripts/eval.py [--metrics ast_ted,...] [--sets NAME,...] [--json OUT]
+    .venv/bin/python scripts/eval.py [--metrics ast_ted,...] [--sets NAME,...] [--json OUT] [--readme README.md]
 
-Each metric is a SQL function called as `name(gold, pred)` (`name(gold, pred, schema)` with
---schema-arg), or, when the text contains a parenthesis, a SQL expression over the columns `gold`,
-`pred`, `db_id` and `schema`, e.g. `1 - ast_ted_distance(gold, pred) / 100.0` or
-`astpm(gold, pred, 0.3, 0.5)`. `schema` is the Spider tables.json entry (JSON) of the pair's db_id
-from ../shared/data/spider/tables.json, NULL where the set's databases are not there (WikiSQL,
-Spider-DK's own databases). For every labeled set in ../shared/data the metric is
-computed through DuckDB (dist/sqlsim.duckdb_extension) and through SQLite (dist/sqlsim.so, via apsw);
-the two must agree (the largest absolute difference is reported, and the exit status is 1 when it
-exceeds 1e-9). ROC AUC (Mann-Whitney, ties one half), Spearman (average ranks) and Kendall tau-b
-against the label are printed next to the reference AST-TE figures of the data README.
+Each metric is a SQL function, called as `name(gold, pred, schema)` when its signature has a
+`schema` parameter and `name(gold, pred)` otherwise, or, when the text contains a parenthesis, a
+SQL expression over the columns `gold`, `pred`, `db_id` and `schema`, e.g.
+`astpm(gold, pred, 0.3, 0.5)`. `schema` is the pair's schema as scripts/pair_schemas.py builds it:
+the Spider tables.json entry of its db_id, a CREATE TABLE from WikiSQL's markdown, or NULL (the
+Spider-DK-only databases: inferred from the queries).
 
-Rows with label null are skipped. A NULL score (pred null: no SQL was extracted) counts as 0.0, the
-score of SQL that does not parse.
+For every labeled set in ../shared/data, each (metric, host) runs in a fresh worker process (sqlsim
+caches parsed queries, plans and verdicts process-wide, so a shared process would time one metric
+on another's cache): DuckDB (dist/sqlsim.duckdb_extension, its default threads) and SQLite
+(dist/sqlsim.so via apsw, one thread). The two hosts must agree (the largest absolute difference is
+reported; the exit status is 1 beyond 1e-9). Printed: ROC AUC (Mann-Whitney, ties one half),
+Spearman (average ranks), Kendall tau-b, accuracy at the threshold 0.5, and the seconds the SELECT
+took in each host; the AST-TE reference of the data README beside ast_ted. `--readme FILE`
+rewrites the table between the markers `<!-- eval:begin -->` and `<!-- eval:end -->`.
+
+Rows with label null are skipped. A NULL score counts as 0.0 (the score of SQL that does not
+parse; pred null where no SQL was extracted), except sql_equivalent's NULL (undecided), which
+counts as 0.5, between its 0 and 1.
 """
 
 import argparse
 import json
 import math
 import os
+import subprocess
 import sys
+import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from eval_stats import accuracy, kendall_tau_b, roc_auc, self_test, spearman  # noqa: E402
+from pair_schemas import pair_schema  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(os.environ.get("SQLSIM_DATA", ROOT.parent / "shared" / "data"))
@@ -33,6 +45,12 @@ DIST = Path(os.environ.get("SQLSIM_DIST", ROOT / "dist"))
 DUCKDB_EXT = DIST / "sqlsim.duckdb_extension"
 SQLITE_EXT = DIST / "sqlsim.so"
 TOLERANCE = 1e-9
+DEFAULT_METRICS = "ast_ted,astpm,relpm,gmn_similarity,hybrid_gmn_similarity,sql_equivalent,sql_similarity"
+# The score a NULL stands for, per metric (default 0.0).
+NULL_SCORE = {"sql_equivalent": 0.5}
+# sql_similarity must rank at least as well as each of these (the bar of its issue).
+SIMILARITY_COMPONENTS = ("ast_ted", "relpm", "gmn_similarity", "hybrid_gmn_similarity", "sql_equivalent")
+README_BEGIN, README_END = "<!-- eval:begin -->", "<!-- eval:end -->"
 
 # Reference AST-TE (sqlglot + zss) from the data README: (AUC, Spearman).
 SETS = {
@@ -50,106 +68,13 @@ def die(message):
     sys.exit(2)
 
 
-# ---------------------------------------------------------------- statistics (no scipy in the venv)
-
-
-def average_ranks(values):
-    order = sorted(range(len(values)), key=lambda i: values[i])
-    ranks = [0.0] * len(values)
-    start = 0
-    while start < len(order):
-        end = start + 1
-        while end < len(order) and values[order[end]] == values[order[start]]:
-            end += 1
-        rank = (start + 1 + end) / 2.0
-        for i in order[start:end]:
-            ranks[i] = rank
-        start = end
-    return ranks
-
-
-def roc_auc(scores, labels):
-    """Mann-Whitney AUC; ties between a positive and a negative count one half."""
-    positives = sum(1 for l in labels if l)
-    negatives = len(labels) - positives
-    if positives == 0 or negatives == 0:
-        return None
-    ranks = average_ranks(scores)
-    rank_sum = sum(r for r, l in zip(ranks, labels) if l)
-    return (rank_sum - positives * (positives + 1) / 2.0) / (positives * negatives)
-
-
-def pearson(x, y):
-    n = len(x)
-    if n < 2:
-        return None
-    mx, my = sum(x) / n, sum(y) / n
-    sxy = sum((a - mx) * (b - my) for a, b in zip(x, y))
-    sxx = sum((a - mx) ** 2 for a in x)
-    syy = sum((b - my) ** 2 for b in y)
-    if sxx == 0 or syy == 0:
-        return None
-    return max(-1.0, min(1.0, sxy / math.sqrt(sxx * syy)))
-
-
-def spearman(x, y):
-    return pearson(average_ranks(x), average_ranks(y))
-
-
-def kendall_tau_b(x, y):
-    n = len(x)
-    concordant = discordant = tied_x = tied_y = 0
-    for i in range(n):
-        xi, yi = x[i], y[i]
-        for j in range(i + 1, n):
-            dx = (x[j] > xi) - (x[j] < xi)
-            dy = (y[j] > yi) - (y[j] < yi)
-            if dx == 0:
-                tied_x += 1
-            if dy == 0:
-                tied_y += 1
-            s = dx * dy
-            if s > 0:
-                concordant += 1
-            elif s < 0:
-                discordant += 1
-    pairs = n * (n - 1) // 2
-    denominator = math.sqrt((pairs - tied_x) * (pairs - tied_y))
-    return (concordant - discordant) / denominator if denominator else None
-
-
-def self_test():
-    assert average_ranks([3, 1, 3, 2, 3]) == [4.0, 1.0, 4.0, 2.0, 4.0]
-    assert roc_auc([0.5, 0.5, 0.1, 0.9, 0.7], [1, 0, 0, 1, 0]) == 0.75
-    assert abs(spearman([1, 2, 3, 4], [1, 2, 2, 3]) - 4.5 / math.sqrt(5 * 4.5)) < 1e-12
-    assert abs(kendall_tau_b([1, 2, 2, 3], [1, 3, 2, 3]) - 0.8) < 1e-12
-    assert split_metrics("ast_ted, astpm(gold, pred, 0.3, 0.5),x") == ["ast_ted", "astpm(gold, pred, 0.3, 0.5)", "x"]
-
-
-# ---------------------------------------------------------------- hosts
+# ---------------------------------------------------------------- data and hosts
 
 
 def check_dist():
     missing = [p for p in (DUCKDB_EXT, SQLITE_EXT) if not p.is_file()]
     if missing:
-        die(
-            "missing "
-            + ", ".join(str(p) for p in missing)
-            + "; build the extension first with `make` (it fills dist/)"
-        )
-
-
-_SPIDER_SCHEMAS = None
-
-
-def spider_schemas():
-    """db_id -> the Spider tables.json entry as JSON text (empty when the file is missing)."""
-    global _SPIDER_SCHEMAS
-    if _SPIDER_SCHEMAS is None:
-        path = DATA / "spider" / "tables.json"
-        entries = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else []
-        _SPIDER_SCHEMAS = {e["db_id"]: json.dumps(e) for e in entries}
-    return _SPIDER_SCHEMAS
+        die("missing " + ", ".join(str(p) for p in missing) + "; build the extension first with `make` (it fills dist/)")
 
 
 def load_rows(name):
@@ -157,22 +82,15 @@ def load_rows(name):
     path = DATA / f"{name}.jsonl"
     if not path.is_file():
         die(f"missing data file {path} (set SQLSIM_DATA to the shared data folder)")
-    schemas = spider_schemas()
     rows = []
     with open(path, encoding="utf-8") as f:
         for line in f:
             if line.strip():
                 row = json.loads(line)
                 if row.get("label") is not None:
-                    db_id = row.get("db_id")
-                    rows.append((row["gold"], row.get("pred"), int(row["label"]), db_id, schemas.get(db_id)))
+                    rows.append((row["gold"], row.get("pred"), int(row["label"]), row.get("db_id"),
+                                 pair_schema(row, DATA)))
     return rows
-
-
-def expression(metric, schema_arg=False):
-    if "(" in metric:
-        return metric
-    return f"{metric}(gold, pred, schema)" if schema_arg else f"{metric}(gold, pred)"
 
 
 class DuckHost:
@@ -193,9 +111,11 @@ class DuckHost:
              [r[4] for r in rows]],
         )
 
-    def scores(self, metric, schema_arg=False):
-        sql = f"SELECT {expression(metric, schema_arg)} FROM pairs ORDER BY i"
-        return [r[0] for r in self.con.execute(sql).fetchall()]
+    def query(self, sql):
+        return self.con.execute(sql).fetchall()
+
+    def scores(self, expr):
+        return [r[0] for r in self.query(f"SELECT {expr} FROM pairs ORDER BY i")]
 
 
 class SqliteHost:
@@ -208,18 +128,190 @@ class SqliteHost:
 
     def load(self, rows):
         self.con.execute("DROP TABLE IF EXISTS pairs")
-        self.con.execute(
-            "CREATE TABLE pairs (i INTEGER PRIMARY KEY, gold TEXT, pred TEXT, db_id TEXT, schema TEXT)"
-        )
+        self.con.execute("CREATE TABLE pairs (i INTEGER PRIMARY KEY, gold TEXT, pred TEXT, db_id TEXT, schema TEXT)")
         with self.con:
-            self.con.executemany(
-                "INSERT INTO pairs VALUES (?, ?, ?, ?, ?)",
-                [(i, r[0], r[1], r[3], r[4]) for i, r in enumerate(rows)],
-            )
+            self.con.executemany("INSERT INTO pairs VALUES (?, ?, ?, ?, ?)",
+                                 [(i, r[0], r[1], r[3], r[4]) for i, r in enumerate(rows)])
 
-    def scores(self, metric, schema_arg=False):
-        sql = f"SELECT {expression(metric, schema_arg)} FROM pairs ORDER BY i"
-        return [r[0] for r in self.con.execute(sql).fetchall()]
+    def query(self, sql):
+        return list(self.con.execute(sql))
+
+    def scores(self, expr):
+        return [r[0] for r in self.query(f"SELECT {expr} FROM pairs ORDER BY i")]
+
+
+HOSTS = {"duckdb": DuckHost, "sqlite": SqliteHost}
+
+
+def signatures():
+    """name -> signature of every scalar function in the build."""
+    return {name: sig for name, kind, sig in DuckHost().query(
+        "SELECT name, kind, signature FROM sqlsim_functions()") if kind == "scalar"}
+
+
+def expression(metric, functions):
+    if "(" in metric:
+        return metric
+    if metric not in functions:
+        die(f"{metric} is not a scalar function of this build ({DIST})")
+    return f"{metric}(gold, pred, schema)" if "schema" in functions[metric] else f"{metric}(gold, pred)"
+
+
+def worker(host_name, expr, set_name):
+    """Runs in a fresh process: prints {"scores": [...], "seconds": t} for one (host, metric, set)."""
+    host = HOSTS[host_name]()
+    host.load(load_rows(set_name))
+    start = time.perf_counter()
+    scores = host.scores(expr)
+    print(json.dumps({"scores": scores, "seconds": time.perf_counter() - start}))
+
+
+def run_worker(host_name, expr, set_name):
+    cmd = [sys.executable, __file__, "--data", str(DATA), "--worker", host_name, "--expr", expr, "--sets", set_name]
+    done = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, "SQLSIM_DIST": str(DIST)})
+    if done.returncode != 0:
+        die(f"{expr} on {set_name} in {host_name} failed:\n{done.stderr.strip()}")
+    out = json.loads(done.stdout.strip().splitlines()[-1])
+    return out["scores"], out["seconds"]
+
+
+# ---------------------------------------------------------------- report
+
+
+def fmt(value, width=7):
+    return f"{value:>{width}.4f}" if value is not None else f"{'-':>{width}}"
+
+
+def readme_table(results):
+    """The Markdown table `--readme` writes: one row per (set, metric), the best AUC per set in bold."""
+    lines = ["| set | metric | AUC | Spearman | Kendall τ-b | acc@0.5 | DuckDB s | SQLite s |",
+             "|---|---|---|---|---|---|---|---|"]
+    by_set = {}
+    for r in results:
+        by_set.setdefault(r["set"], []).append(r)
+    for name, rows in by_set.items():
+        best = max((r["auc"] for r in rows if r["auc"] is not None), default=None)
+        for r in rows:
+            auc = f"{r['auc']:.4f}" if r["auc"] is not None else "-"
+            if r["auc"] is not None and r["auc"] == best:
+                auc = f"**{auc}**"
+            cells = [name.replace(".nooverlap", "") + f" ({r['n']})", f"`{r['metric']}`", auc]
+            cells += [f"{r[k]:.4f}" if r[k] is not None else "-" for k in ("spearman", "kendall_tau_b", "accuracy")]
+            cells += [f"{r['seconds_duckdb']:.2f}", f"{r['seconds_sqlite']:.2f}"]
+            lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def write_readme(path, results):
+    text = Path(path).read_text(encoding="utf-8")
+    if README_BEGIN not in text or README_END not in text:
+        die(f"{path} has no {README_BEGIN} ... {README_END} markers")
+    head, rest = text.split(README_BEGIN, 1)
+    _, tail = rest.split(README_END, 1)
+    body = ("\n<!-- written by `make eval` (scripts/eval.py --readme); do not edit by hand -->\n"
+            + readme_table(results) + "\n")
+    Path(path).write_text(head + README_BEGIN + body + README_END + tail, encoding="utf-8")
+
+
+def floor_failures(results):
+    """ast_ted at least its reference AUC; sql_similarity at least each evaluated component."""
+    failures = []
+    for r in results:
+        if r["reference_auc"] is not None and r["auc"] is not None and r["auc"] < r["reference_auc"]:
+            failures.append(f"ast_ted on {r['set']}: AUC {r['auc']:.4f} < reference {r['reference_auc']:.4f}")
+    for sim in (r for r in results if r["metric"] == "sql_similarity" and r["auc"] is not None):
+        for c in results:
+            if c["set"] == sim["set"] and c["metric"] in SIMILARITY_COMPONENTS and c["auc"] is not None \
+                    and c["auc"] > sim["auc"]:
+                failures.append(f"sql_similarity on {sim['set']}: AUC {sim['auc']:.4f} < {c['metric']} {c['auc']:.4f}")
+    return failures
+
+
+def main():
+    global DATA, DIST, DUCKDB_EXT, SQLITE_EXT
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--metrics", default=DEFAULT_METRICS,
+                        help=f"comma-separated SQL functions or expressions (default {DEFAULT_METRICS})")
+    parser.add_argument("--sets", help="comma-separated substrings of set names (default: all labeled sets)")
+    parser.add_argument("--no-kendall", action="store_true", help="skip Kendall tau-b (quadratic in pure Python)")
+    parser.add_argument("--json", help="also write the results as JSON to this file")
+    parser.add_argument("--readme", help="rewrite the table between the eval markers of this file")
+    parser.add_argument("--data", help=f"shared data folder (default $SQLSIM_DATA or {DATA})")
+    parser.add_argument("--floors", action="store_true",
+                        help="exit 1 when ast_ted's AUC falls below its reference, or sql_similarity's below a "
+                             "component's, on any set (CI quality floor)")
+    parser.add_argument("--worker", choices=sorted(HOSTS), help=argparse.SUPPRESS)
+    parser.add_argument("--expr", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.data:
+        DATA = Path(args.data).resolve()
+    if args.worker:
+        return worker(args.worker, args.expr, args.sets)
+
+    self_test()
+    check_dist()
+    functions = signatures()
+    metrics = split_metrics(args.metrics)
+    exprs = {m: expression(m, functions) for m in metrics}
+    sets = [s for s in SETS if SETS[s] is not None]
+    if args.sets:
+        wanted = [s.strip() for s in args.sets.split(",") if s.strip()]
+        sets = [s for s in SETS if any(w in s for w in wanted)]
+        if not sets:
+            die(f"no set matches {args.sets!r}")
+
+    width = max([12] + [len(m) for m in metrics])
+    header = (f"{'metric':<{width}} {'set':<38} {'n':>5} {'pos':>4} {'AUC':>7} {'ref':>7} {'Spearman':>8} "
+              f"{'Kendall':>7} {'acc@.5':>7} {'NULL':>5} {'duck s':>7} {'sqlite s':>8} {'max|diff|':>9}")
+    print(header)
+    print("-" * len(header))
+    results, worst = [], 0.0
+    for name in sets:
+        labels = [r[2] for r in load_rows(name)]
+        reference = SETS[name]
+        for metric in metrics:
+            a, t_duck = run_worker("duckdb", exprs[metric], name)
+            b, t_lite = run_worker("sqlite", exprs[metric], name)
+            diff = 0.0
+            for x, y in zip(a, b):
+                if (x is None) != (y is None):
+                    diff = math.inf
+                elif x is not None:
+                    diff = max(diff, abs(float(x) - float(y)))
+            worst = max(worst, diff)
+            null = NULL_SCORE.get(metric, 0.0)
+            scores = [float(v) if v is not None else null for v in a]
+            auc, rho = roc_auc(scores, labels), spearman(scores, labels)
+            tau = None if args.no_kendall else kendall_tau_b(scores, labels)
+            acc = accuracy(scores, labels)
+            ref_auc = reference[0] if reference and metric == "ast_ted" else None
+            nulls = sum(1 for v in a if v is None)
+            print(f"{metric:<{width}} {name:<38} {len(labels):>5} {sum(labels):>4} {fmt(auc)} {fmt(ref_auc)} "
+                  f"{fmt(rho, 8)} {fmt(tau)} {fmt(acc)} {nulls:>5} {t_duck:>7.2f} {t_lite:>8.2f} {diff:>9.3g}",
+                  flush=True)
+            results.append({"metric": metric, "set": name, "n": len(labels), "positives": sum(labels), "auc": auc,
+                            "spearman": rho, "kendall_tau_b": tau, "accuracy": acc, "reference_auc": ref_auc,
+                            "null_scores": nulls, "seconds_duckdb": t_duck, "seconds_sqlite": t_lite,
+                            "max_abs_diff_duckdb_sqlite": diff})
+    print("-" * len(header))
+    print("ref: AST-TE with sqlglot + zss (data README). NULL: rows scored NULL, counted as 0.0 "
+          "(sql_equivalent: 0.5). Seconds: the SELECT alone, in a fresh process per metric and host.")
+    print(f"DuckDB and SQLite agree within {worst:.3g} (tolerance {TOLERANCE:g}).")
+    if args.json:
+        Path(args.json).write_text(json.dumps(results, indent=2))
+    if args.readme:
+        write_readme(args.readme, results)
+        print(f"wrote the table into {args.readme}")
+    if worst > TOLERANCE:
+        print("eval.py: DuckDB and SQLite scores differ", file=sys.stderr)
+        sys.exit(1)
+    if args.floors:
+        failures = floor_failures(results)
+        for line in failures:
+            print(f"eval.py: below the quality floor: {line}", file=sys.stderr)
+        print(f"quality floors: {'failed' if failures else 'passed'} ({len(failures)} failures)")
+        if failures:
+            sys.exit(1)
 
 
 def split_metrics(text):
@@ -234,117 +326,6 @@ def split_metrics(text):
             current += ch
     metrics.append(current.strip())
     return [m for m in metrics if m]
-
-
-def fmt(value, width=7):
-    return f"{value:>{width}.4f}" if value is not None else f"{'-':>{width}}"
-
-
-def fmt_delta(ours, ref, width=7):
-    return f"{ours - ref:>+{width}.4f}" if ours is not None and ref is not None else f"{'-':>{width}}"
-
-
-def main():
-    global DATA
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--metrics", default="ast_ted",
-                        help="comma-separated SQL functions or expressions (default ast_ted; e.g. ast_ted,astpm)")
-    parser.add_argument("--schema-arg", action="store_true",
-                        help="call bare function names as name(gold, pred, schema) (Spider tables.json entry or NULL)")
-    parser.add_argument("--sets", help="comma-separated substrings of set names (default: all labeled sets)")
-    parser.add_argument("--no-kendall", action="store_true", help="skip Kendall tau-b (quadratic in pure Python)")
-    parser.add_argument("--json", help="also write the results as JSON to this file")
-    parser.add_argument("--data", help=f"shared data folder (default $SQLSIM_DATA or {DATA})")
-    parser.add_argument("--floors", action="store_true",
-                        help="exit 1 when ast_ted's AUC falls below the reference on any set (CI quality floor)")
-    args = parser.parse_args()
-    if args.data:
-        DATA = Path(args.data).resolve()
-
-    self_test()
-    check_dist()
-    metrics = split_metrics(args.metrics)
-    sets = list(SETS)
-    if args.sets:
-        wanted = [s.strip() for s in args.sets.split(",") if s.strip()]
-        sets = [s for s in sets if any(w in s for w in wanted)]
-        if not sets:
-            die(f"no set matches {args.sets!r}")
-
-    duck, lite = DuckHost(), SqliteHost()
-    width = max([12] + [len(m) for m in metrics])
-    results = []
-    below = []
-    worst = 0.0
-    header = (
-        f"{'metric':<{width}} {'set':<40} {'n':>5} {'pos':>4} {'AUC':>7} {'ref':>7} {'dAUC':>7} "
-        f"{'Spearman':>8} {'ref':>7} {'dSpear':>7} {'Kendall':>7} {'NULL':>5} {'max|duck-sqlite|':>16}"
-    )
-    print(header)
-    print("-" * len(header))
-    for name in sets:
-        rows = load_rows(name)
-        labels = [r[2] for r in rows]
-        duck.load(rows)
-        lite.load(rows)
-        reference = SETS[name]
-        for metric in metrics:
-            try:
-                a = duck.scores(metric, args.schema_arg)
-                b = lite.scores(metric, args.schema_arg)
-            except Exception as e:  # noqa: BLE001 - report which host and metric failed
-                die(f"{metric} on {name}: {type(e).__name__}: {e}")
-            nulls = sum(1 for v in a if v is None)
-            diff = 0.0
-            for x, y in zip(a, b):
-                if (x is None) != (y is None):
-                    diff = math.inf
-                elif x is not None:
-                    diff = max(diff, abs(float(x) - float(y)))
-            worst = max(worst, diff)
-            scores = [float(v) if v is not None else 0.0 for v in a]
-            auc = roc_auc(scores, labels)
-            rho = spearman(scores, labels)
-            tau = None if args.no_kendall else kendall_tau_b(scores, labels)
-            ref_auc, ref_rho = reference if reference and metric == "ast_ted" else (None, None)
-            if ref_auc is not None and auc is not None and auc < ref_auc:
-                below.append(f"{metric} on {name}: AUC {auc:.4f} < floor {ref_auc:.4f}")
-            print(
-                f"{metric:<{width}} {name:<40} {len(rows):>5} {sum(labels):>4} {fmt(auc)} {fmt(ref_auc)} "
-                f"{fmt_delta(auc, ref_auc)} {fmt(rho, 8)} {fmt(ref_rho)} {fmt_delta(rho, ref_rho)} "
-                f"{fmt(tau)} {nulls:>5} {diff:>16.3g}",
-                flush=True,
-            )
-            results.append(
-                {
-                    "metric": metric,
-                    "set": name,
-                    "n": len(rows),
-                    "positives": sum(labels),
-                    "auc": auc,
-                    "spearman": rho,
-                    "kendall_tau_b": tau,
-                    "reference_auc": ref_auc,
-                    "reference_spearman": ref_rho,
-                    "null_scores": nulls,
-                    "max_abs_diff_duckdb_sqlite": diff,
-                }
-            )
-    print("-" * len(header))
-    print("ref: AST-TE with sqlglot + zss (data README). NULL: rows scored NULL (pred null), counted as 0.0.")
-    print(f"DuckDB and SQLite agree within {worst:.3g} (tolerance {TOLERANCE:g}).")
-    if args.json:
-        Path(args.json).write_text(json.dumps(results, indent=2))
-    if worst > TOLERANCE:
-        print("eval.py: DuckDB and SQLite scores differ", file=sys.stderr)
-        sys.exit(1)
-    if args.floors:
-        for line in below:
-            print(f"eval.py: below the quality floor: {line}", file=sys.stderr)
-        checked = sum(1 for r in results if r["reference_auc"] is not None)
-        print(f"quality floors: {checked - len(below)} passed, {len(below)} failed")
-        if below:
-            sys.exit(1)
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ mod parseval;
 mod partial;
 mod plan;
 mod signature;
+mod similarity;
 mod spider;
 
 pub use signature::{
@@ -53,6 +54,28 @@ const fn column(name: &'static str, ty: SqlType) -> Column {
 
 /// Every scalar function, in the order of the README's table.
 pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
+    ScalarFunction {
+        name: "sql_similarity",
+        params: &[GOLD, PRED, SCHEMA, OPTIONS],
+        returns: SqlType::Real,
+        doc: "The recommended score in [0, 1]. The sql_equivalent verdict sets a band: [0.5, 1] \
+              when no generated database tells the queries apart, [0, 0.25] for a counterexample \
+              on ordinary data, [0.1, 0.45] for one that needs NULLs or empty input, [0.05, 0.95] \
+              undecided; the mean of the structural scores places the pair inside it. Options as \
+              sql_equivalent; the verdict is shared with it (cache).",
+        deterministic: true,
+        call: similarity::sql_similarity,
+    },
+    ScalarFunction {
+        name: "sql_similarity_components",
+        params: &[GOLD, PRED, SCHEMA, OPTIONS],
+        returns: SqlType::Text,
+        doc: "JSON explaining sql_similarity on the same arguments: score, verdict, evidence \
+              (ordinary, null-dependent, empty-input), reason, band, structural mean and each \
+              component score.",
+        deterministic: true,
+        call: similarity::sql_similarity_components,
+    },
     ScalarFunction {
         name: "ast_ted",
         params: &[A, B],

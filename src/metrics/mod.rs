@@ -4,4 +4,5 @@ pub mod ast_ted;
 pub mod astpm;
 pub mod partial_match;
 pub mod relpm;
+pub mod similarity;
 pub mod spider;

@@ -14,6 +14,7 @@ pub mod aggregate;
 pub mod database;
 pub mod dates;
 pub mod encode;
+pub mod evidence;
 pub mod execute;
 pub mod options;
 pub mod search;
@@ -23,6 +24,7 @@ pub mod symbolic;
 pub mod ties;
 pub mod verdict;
 
+pub use evidence::Evidence;
 pub use options::{Mode, Options};
 pub use search::{generate, Generated, Instance};
 pub use verdict::{decide, decide_cached, Decision, Verdict};

@@ -3,6 +3,7 @@
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
+use super::evidence::{without_nulls, Evidence};
 use super::options::Options;
 use super::search::{generate, Generated};
 use super::ties::{cutoff, Cutoff};
@@ -29,6 +30,8 @@ pub struct Counterexample {
     pub db: Database,
     pub gold: Outcome,
     pub pred: Outcome,
+    /// How strong this evidence is (the strongest found is kept).
+    pub evidence: Evidence,
 }
 
 /// A verdict with the facts behind it (for the reason text).
@@ -76,8 +79,13 @@ impl Decision {
                     (_, Outcome::Error(e)) => format!("the prediction fails: {e}"),
                     _ => "the results differ".into(),
                 };
+                let how = match c.evidence {
+                    Evidence::Ordinary => "",
+                    Evidence::NullDependent => " (only databases with NULL values tell them apart)",
+                    Evidence::EmptyInput => " (they differ only when nothing qualifies)",
+                };
                 format!(
-                    "not equivalent: {why} on a generated database with {} rows",
+                    "not equivalent: {why} on a generated database with {} rows{how}",
                     c.db.tables.iter().map(|t| t.rows.len()).sum::<usize>()
                 )
             }
@@ -125,6 +133,45 @@ fn count_differs(c: &crate::exec::instance::Comparison) -> bool {
     match (&c.gold, &c.pred) {
         (Outcome::Rows(g), Outcome::Rows(p)) => g.len() != p.len(),
         _ => true,
+    }
+}
+
+/// The counterexample `db` (on which `outcome` differs), or the same database with its NULLs
+/// replaced when the queries still differ there: evidence on ordinary data is the stronger.
+fn strongest(
+    schema: &Schema,
+    gold: &str,
+    pred: &str,
+    order: &RowOrder,
+    db: &Database,
+    outcome: crate::exec::instance::Comparison,
+) -> Counterexample {
+    let evidence = Evidence::of(db, &outcome.gold, &outcome.pred);
+    if evidence == Evidence::NullDependent {
+        if let Some(plain) = without_nulls(schema, db) {
+            let run = || {
+                open_database(schema, &plain)
+                    .ok()
+                    .map(|conn| compare_on(&conn, gold, pred, order))
+                    .filter(|c| c.differ && !c.gold_failed)
+            };
+            // like every counterexample, it must differ twice, on fresh copies
+            if let (Some(_), Some(c)) = (run(), run()) {
+                let evidence = Evidence::of(&plain, &c.gold, &c.pred);
+                return Counterexample {
+                    db: plain,
+                    gold: c.gold,
+                    pred: c.pred,
+                    evidence,
+                };
+            }
+        }
+    }
+    Counterexample {
+        db: db.clone(),
+        gold: outcome.gold,
+        pred: outcome.pred,
+        evidence,
     }
 }
 
@@ -204,6 +251,8 @@ pub fn decide(gold: &str, pred: &str, schema: Arc<Schema>, opts: &Options) -> De
     let mut any_rows = false;
     let mut invalid = 0;
     let mut ties = 0;
+    // the strongest counterexample so far; the search stops at the first ordinary one
+    let mut best: Option<Counterexample> = None;
     let mut check = |suite: &Generated, tried: &mut usize| -> Option<Verdict> {
         for inst in &suite.instances {
             let Ok(conn) = open_database(&schema, &inst.db) else {
@@ -248,11 +297,13 @@ pub fn decide(gold: &str, pred: &str, schema: Arc<Schema>, opts: &Options) -> De
                     .map(|conn| compare_on(&conn, gold, pred, &order));
                 if let Ok(again) = again {
                     if again.differ {
-                        return Some(Verdict::Different(Box::new(Counterexample {
-                            db: inst.db.clone(),
-                            gold: again.gold,
-                            pred: again.pred,
-                        })));
+                        let found = strongest(&schema, gold, pred, &order, &inst.db, again);
+                        if best.as_ref().is_none_or(|b| found.evidence < b.evidence) {
+                            best = Some(found);
+                        }
+                        if best.as_ref().map(|b| b.evidence) == Some(Evidence::Ordinary) {
+                            return best.take().map(|c| Verdict::Different(Box::new(c)));
+                        }
                     }
                 }
             }
@@ -271,7 +322,10 @@ pub fn decide(gold: &str, pred: &str, schema: Arc<Schema>, opts: &Options) -> De
         d.databases = tried;
         return finish(d, v);
     }
-    let mut g = generate(&gold_plan, &schema, opts, deadline);
+    // each query's suite gets half the budget at least, so the prediction's is generated
+    // whatever the load (a generation runs until its branches or its time are exhausted)
+    let halfway = start + Duration::from_millis(opts.budget_ms / 2);
+    let mut g = generate(&gold_plan, &schema, opts, halfway);
     g.instances.remove(0); // the empty database was run already
     if let Some(v) = check(&g, &mut tried) {
         d.databases = tried;
@@ -290,6 +344,10 @@ pub fn decide(gold: &str, pred: &str, schema: Arc<Schema>, opts: &Options) -> De
             }
             suites.push(g);
         }
+    }
+    if let Some(c) = best {
+        d.databases = tried;
+        return finish(d, Verdict::Different(Box::new(c)));
     }
     d.databases = tried;
     d.branches = suites.iter().map(|s| s.branches.len()).sum();

@@ -1,0 +1,220 @@
+//! sql_similarity: the recommended score, the equivalence verdict placing a pair in a band and the structural similarity placing it within the band.
+//!
+//! The verdict comes from ParSEval ([`crate::parseval::decide_cached`]): a pair that no
+//! generated database tells apart scores in [0.5, 1]; a counterexample on ordinary data caps the
+//! score at 0.25, one that needs NULL values or empty input at 0.45; an undecided pair spans
+//! [0.05, 0.95]. Within its band the score rises linearly with the structural similarity, the
+//! mean of AST-TE and RelPM (and of the GMN scores where their models are installed).
+
+use serde_json::{json, Value as Json};
+
+use super::{ast_ted, relpm};
+use crate::error::Result;
+use crate::parseval::{decide_cached, Evidence, Options, Verdict};
+use crate::plan::prepared::schema_argument;
+
+/// Where a verdict places a pair: the score is `low + (high - low) * structural`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Band {
+    pub low: f64,
+    pub high: f64,
+}
+
+/// Band of a pair no generated database tells apart.
+pub const EQUIVALENT: Band = Band {
+    low: 0.5,
+    high: 1.0,
+};
+/// Band of a pair without a verdict (unsupported construct, budget, empty results).
+pub const UNDECIDED: Band = Band {
+    low: 0.05,
+    high: 0.95,
+};
+/// Band of a pair that differs only on databases with NULLs or with nothing qualifying.
+pub const WEAK_COUNTEREXAMPLE: Band = Band {
+    low: 0.1,
+    high: 0.45,
+};
+/// Band of a pair that differs on ordinary data, or whose prediction fails.
+pub const COUNTEREXAMPLE: Band = Band {
+    low: 0.0,
+    high: 0.25,
+};
+
+/// One structural score that enters the mean.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Component {
+    pub name: &'static str,
+    pub score: f64,
+}
+
+/// The score and everything it was made from.
+#[derive(Debug, Clone)]
+pub struct Similarity {
+    pub score: f64,
+    /// 1, 0 or None, as `sql_equivalent` with the same options.
+    pub verdict: Option<i64>,
+    /// Strength of the counterexample when the verdict is 0.
+    pub evidence: Option<Evidence>,
+    pub reason: String,
+    pub structural: f64,
+    pub components: Vec<Component>,
+    pub band: Band,
+}
+
+impl Similarity {
+    /// The JSON object `sql_similarity_components` returns.
+    pub fn to_json(&self) -> Json {
+        let mut components = serde_json::Map::new();
+        for c in &self.components {
+            components.insert(c.name.into(), json!(c.score));
+        }
+        json!({
+            "score": self.score,
+            "verdict": self.verdict,
+            "evidence": self.evidence.map(Evidence::name),
+            "reason": self.reason,
+            "band": [self.band.low, self.band.high],
+            "structural": self.structural,
+            "components": components,
+        })
+    }
+}
+
+/// The band a verdict places a pair in.
+pub fn band(verdict: &Verdict) -> Band {
+    match verdict {
+        Verdict::Equivalent => EQUIVALENT,
+        Verdict::Unknown(_) => UNDECIDED,
+        Verdict::Different(c) => match c.evidence {
+            Evidence::Ordinary => COUNTEREXAMPLE,
+            Evidence::NullDependent | Evidence::EmptyInput => WEAK_COUNTEREXAMPLE,
+        },
+    }
+}
+
+/// The structural scores of a pair, each in [0, 1]; SQL that does not parse or plan scores 0.
+pub fn structural_components(
+    gold: &str,
+    pred: &str,
+    schema: Option<&str>,
+) -> Result<Vec<Component>> {
+    let parsed = schema.map(schema_argument).transpose()?;
+    let ted = ast_ted::similarity(gold, pred).unwrap_or(0.0);
+    let rel = relpm::relpm(
+        gold,
+        pred,
+        parsed.as_deref(),
+        super::partial_match::DEFAULT_ALPHA,
+        super::partial_match::DEFAULT_BETA,
+    )
+    .map_or(0.0, |s| s.f_beta);
+    Ok(vec![
+        Component {
+            name: "ast_ted",
+            score: ted,
+        },
+        Component {
+            name: "relpm",
+            score: rel,
+        },
+    ])
+}
+
+/// `sql_similarity` of a pair in [0, 1]; 1.0 for identical queries that ParSEval can run.
+/// `options` are ParSEval's.
+///
+/// ```
+/// use sqlsim::metrics::similarity::similarity;
+/// use sqlsim::parseval::Options;
+/// let ddl = "CREATE TABLE t (a INTEGER NOT NULL, b TEXT)";
+/// let o = Options::default();
+/// let same = similarity("SELECT a FROM t WHERE a > 1", "SELECT a FROM t WHERE 1 < a", Some(ddl), &o).unwrap();
+/// let wrong = similarity("SELECT a FROM t WHERE a > 1", "SELECT a FROM t WHERE a < 1", Some(ddl), &o).unwrap();
+/// assert!(same.score >= 0.5 && wrong.score < 0.25);
+/// ```
+pub fn similarity(
+    gold: &str,
+    pred: &str,
+    schema: Option<&str>,
+    options: &Options,
+) -> Result<Similarity> {
+    let components = structural_components(gold, pred, schema)?;
+    let structural = components.iter().map(|c| c.score).sum::<f64>() / components.len() as f64;
+    let decision = decide_cached(gold, pred, schema, options)?;
+    let band = band(&decision.verdict);
+    let evidence = match &decision.verdict {
+        Verdict::Different(c) => Some(c.evidence),
+        _ => None,
+    };
+    Ok(Similarity {
+        score: (band.low + (band.high - band.low) * structural).clamp(0.0, 1.0),
+        verdict: decision.value(),
+        evidence,
+        reason: decision.reason(),
+        structural,
+        components,
+        band,
+    })
+}
+
+/// Parses `sql_similarity`'s options argument: ParSEval's keys and defaults, so that
+/// `sql_equivalent` with the same options shares the cached verdict.
+pub fn options(function: &'static str, text: Option<&str>) -> Result<Options> {
+    Options::parse(function, text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const DDL: &str = "CREATE TABLE t (id INTEGER PRIMARY KEY, a INTEGER NOT NULL, b TEXT)";
+
+    fn score(gold: &str, pred: &str) -> Similarity {
+        similarity(
+            gold,
+            pred,
+            Some(DDL),
+            &options("sql_similarity", None).unwrap(),
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn bands_follow_the_verdict() {
+        let same = score("SELECT a FROM t WHERE a > 1", "SELECT a FROM t WHERE 1 < a");
+        assert_eq!(same.verdict, Some(1));
+        assert!(same.score >= 0.5, "{same:?}");
+        let wrong = score("SELECT a FROM t WHERE a > 1", "SELECT a FROM t WHERE a < 1");
+        assert_eq!(wrong.verdict, Some(0));
+        assert_eq!(wrong.evidence, Some(Evidence::Ordinary));
+        assert!(wrong.score <= 0.25, "{wrong:?}");
+        let identical = score("SELECT a FROM t", "SELECT a FROM t");
+        assert!((identical.score - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn differences_only_on_empty_input_are_weak() {
+        let s = score(
+            "SELECT MAX(a) FROM t WHERE b = 'x'",
+            "SELECT a FROM t WHERE b = 'x' ORDER BY a DESC LIMIT 1",
+        );
+        assert_eq!(s.verdict, Some(0));
+        assert_eq!(s.evidence, Some(Evidence::EmptyInput), "{}", s.reason);
+        assert!(s.score > COUNTEREXAMPLE.high && s.score < EQUIVALENT.low);
+    }
+
+    #[test]
+    fn differences_through_nulls_are_weak() {
+        let s = score("SELECT COUNT(b) FROM t", "SELECT COUNT(*) FROM t");
+        assert_eq!(s.verdict, Some(0));
+        assert_eq!(s.evidence, Some(Evidence::NullDependent), "{}", s.reason);
+    }
+
+    #[test]
+    fn a_failing_prediction_is_ordinary_evidence() {
+        let s = score("SELECT a FROM t", "SELECT nope FROM t");
+        assert_eq!(s.evidence, Some(Evidence::Ordinary));
+        assert!(s.score <= COUNTEREXAMPLE.high);
+    }
+}

@@ -1,0 +1,181 @@
+//! How strong a counterexample is: whether the two queries differ on ordinary data, only through NULL values, or only on empty input.
+
+use crate::exec::compare::Cell;
+use crate::exec::instance::{storage_class, Database, Outcome};
+use crate::schema::{Affinity, Schema};
+use rusqlite::types::Value;
+
+/// The kind of database on which two results differ, strongest first (the derived order ranks
+/// stronger evidence lower, so `min` picks the strongest).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Evidence {
+    /// The results differ on a database without NULL values, and both are real results (or the
+    /// prediction fails where the gold query runs).
+    Ordinary,
+    /// The only databases found that tell the queries apart hold NULL values
+    /// (e.g. `COUNT(col)` against `COUNT(*)`).
+    NullDependent,
+    /// They differ only when the input is empty or nothing qualifies: one side returns no rows
+    /// and the other a single row of NULLs or zeros-from-nothing (e.g. `MAX(x)` against
+    /// `ORDER BY x DESC LIMIT 1`).
+    EmptyInput,
+}
+
+impl Evidence {
+    /// The name used in reasons and in `sql_similarity_components`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Evidence::Ordinary => "ordinary",
+            Evidence::NullDependent => "null-dependent",
+            Evidence::EmptyInput => "empty-input",
+        }
+    }
+
+    /// Classifies the database `db` on which `gold` and `pred` differ.
+    pub fn of(db: &Database, gold: &Outcome, pred: &Outcome) -> Evidence {
+        if matches!(pred, Outcome::Error(_)) {
+            return Evidence::Ordinary;
+        }
+        let has_null = db
+            .tables
+            .iter()
+            .flat_map(|t| t.rows.iter().flatten())
+            .any(|v| matches!(v, Value::Null));
+        if has_null {
+            // a row of NULLs may be data here, not an aggregate over nothing
+            Evidence::NullDependent
+        } else if db.tables.iter().all(|t| t.rows.is_empty()) || empty_against_nothing(gold, pred) {
+            Evidence::EmptyInput
+        } else {
+            Evidence::Ordinary
+        }
+    }
+}
+
+/// `db` with every NULL replaced by a fresh non-NULL value of its column's type (a foreign-key
+/// column takes the referenced column's value in the referenced table's first row), so a
+/// counterexample that holds NULLs can be re-checked on ordinary data. `None` when `db` has no
+/// NULL or a NULL cannot be replaced (a foreign key whose referenced table is empty).
+pub fn without_nulls(schema: &Schema, db: &Database) -> Option<Database> {
+    let mut out = db.clone();
+    let mut replaced = 0usize;
+    for t in out.tables.iter_mut() {
+        let table = schema.tables.get(t.table)?;
+        for row in t.rows.iter_mut() {
+            for (slot, &column) in row.iter_mut().zip(&table.columns) {
+                if !matches!(slot, Value::Null) {
+                    continue;
+                }
+                replaced += 1;
+                *slot = match table
+                    .foreign_keys
+                    .iter()
+                    .find(|fk| fk.columns.contains(&column))
+                {
+                    Some(fk) => referenced_value(schema, db, fk, column)?,
+                    None => fresh_value(storage_class(schema, column), replaced),
+                };
+            }
+        }
+    }
+    (replaced > 0).then_some(out)
+}
+
+/// A value no generator produces (generated values are small), distinct per replacement.
+fn fresh_value(class: Affinity, n: usize) -> Value {
+    match class {
+        Affinity::Text => Value::Text(format!("sqlsim not null {n}")),
+        Affinity::Real => Value::Real(7_000_000.5 + n as f64),
+        _ => Value::Integer(7_000_000 + n as i64),
+    }
+}
+
+/// The value of the column that `column` references through `fk`, in the first row of the
+/// referenced table in `db`.
+fn referenced_value(
+    schema: &Schema,
+    db: &Database,
+    fk: &crate::schema::ForeignKey,
+    column: usize,
+) -> Option<Value> {
+    let i = fk.columns.iter().position(|&c| c == column)?;
+    let target = *fk.referenced_columns.get(i)?;
+    let position = schema
+        .tables
+        .get(fk.referenced_table)?
+        .columns
+        .iter()
+        .position(|&c| c == target)?;
+    let rows = db.tables.iter().find(|t| t.table == fk.referenced_table)?;
+    rows.rows
+        .first()
+        .and_then(|r| r.get(position))
+        .filter(|v| !matches!(v, Value::Null))
+        .cloned()
+}
+
+/// One result has no rows and the other is a single row of NULLs: an aggregate over nothing.
+fn empty_against_nothing(gold: &Outcome, pred: &Outcome) -> bool {
+    let (Outcome::Rows(g), Outcome::Rows(p)) = (gold, pred) else {
+        return false;
+    };
+    let all_null = |rows: &[crate::exec::compare::Row]| {
+        rows.len() == 1 && rows[0].cells.iter().all(|c| matches!(c, Cell::Null))
+    };
+    (g.is_empty() && all_null(p)) || (p.is_empty() && all_null(g))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::exec::compare::Row;
+    use crate::exec::instance::TableRows;
+
+    fn rows(cells: Vec<Vec<Cell>>) -> Outcome {
+        Outcome::Rows(
+            cells
+                .into_iter()
+                .map(|c| Row {
+                    real: vec![false; c.len()],
+                    cells: c,
+                })
+                .collect(),
+        )
+    }
+
+    fn db(values: Vec<Value>) -> Database {
+        Database {
+            tables: vec![TableRows {
+                table: 0,
+                rows: vec![values],
+            }],
+        }
+    }
+
+    #[test]
+    fn classifies_by_database_and_results() {
+        let one = rows(vec![vec![Cell::Int(1)]]);
+        let two = rows(vec![vec![Cell::Int(2)]]);
+        let null_row = rows(vec![vec![Cell::Null]]);
+        let none = rows(vec![]);
+        let plain = db(vec![Value::Integer(1)]);
+        let with_null = db(vec![Value::Integer(1), Value::Null]);
+        assert_eq!(
+            Evidence::of(&Database::default(), &one, &two),
+            Evidence::EmptyInput
+        );
+        assert_eq!(Evidence::of(&plain, &null_row, &none), Evidence::EmptyInput);
+        assert_eq!(
+            Evidence::of(&with_null, &one, &two),
+            Evidence::NullDependent
+        );
+        assert_eq!(Evidence::of(&plain, &one, &two), Evidence::Ordinary);
+        let failed = Outcome::Error("no such column".into());
+        assert_eq!(
+            Evidence::of(&Database::default(), &one, &failed),
+            Evidence::Ordinary
+        );
+        assert!(Evidence::Ordinary < Evidence::NullDependent);
+        assert!(Evidence::NullDependent < Evidence::EmptyInput);
+    }
+}

@@ -1,0 +1,97 @@
+"""sql_similarity and sql_similarity_components through both real hosts: the verdict's band, the
+structural score inside it, the options and the errors."""
+import json
+
+import pytest
+
+from conftest import HostError
+
+DDL = (
+    "CREATE TABLE singer (singer_id INTEGER PRIMARY KEY, name TEXT NOT NULL, country TEXT, age INT);"
+    "CREATE TABLE song (song_id INTEGER PRIMARY KEY, title TEXT, singer_id INT REFERENCES singer(singer_id),"
+    " sales REAL)"
+)
+
+
+def components(host, gold, pred, schema=DDL, options=None):
+    text = host.value("SELECT sql_similarity_components(?, ?, ?, ?)", [gold, pred, schema, options])
+    return json.loads(text)
+
+
+def test_identical_queries_score_one(host):
+    q = "SELECT name FROM singer WHERE age > 30"
+    assert host.value("SELECT sql_similarity(?, ?, ?)", [q, q, DDL]) == pytest.approx(1.0)
+
+
+def test_equivalent_rewrite_scores_at_least_one_half(host):
+    s = components(host, "SELECT name FROM singer WHERE age > 30", "SELECT name FROM singer WHERE 30 < age")
+    assert s["verdict"] == 1 and s["band"] == [0.5, 1.0]
+    assert 0.5 <= s["score"] <= 1.0
+    assert set(s["components"]) >= {"ast_ted", "relpm"}
+
+
+def test_ordinary_counterexample_caps_the_score(host):
+    s = components(host, "SELECT name FROM singer WHERE age > 30", "SELECT name FROM singer WHERE age < 30")
+    assert (s["verdict"], s["evidence"]) == (0, "ordinary")
+    assert s["score"] <= 0.25
+    assert s["score"] == pytest.approx(0.25 * s["structural"])
+
+
+def test_null_only_difference_is_weaker_evidence(host):
+    s = components(host, "SELECT count(*) FROM singer", "SELECT count(country) FROM singer")
+    assert (s["verdict"], s["evidence"]) == (0, "null-dependent"), s["reason"]
+    assert 0.1 <= s["score"] <= 0.45
+
+
+def test_empty_input_difference_is_weaker_evidence(host):
+    s = components(host, "SELECT max(age) FROM singer WHERE country = 'x'",
+                   "SELECT age FROM singer WHERE country = 'x' ORDER BY age DESC LIMIT 1")
+    assert (s["verdict"], s["evidence"]) == (0, "empty-input"), s["reason"]
+    assert 0.1 <= s["score"] <= 0.45
+
+
+def test_score_matches_its_components_and_sql_equivalent(host):
+    gold, pred = "SELECT name FROM singer", "SELECT DISTINCT name FROM singer"
+    s = components(host, gold, pred)
+    assert host.value("SELECT sql_similarity(?, ?, ?)", [gold, pred, DDL]) == pytest.approx(s["score"])
+    assert host.value("SELECT sql_equivalent(?, ?, ?, ?)", [gold, pred, DDL, None]) == s["verdict"]
+    low, high = s["band"]
+    assert s["score"] == pytest.approx(low + (high - low) * s["structural"])
+
+
+def test_without_schema_the_schema_is_inferred(host):
+    s = components(host, "SELECT a FROM t WHERE b = 1", "SELECT a FROM t WHERE b = 2", schema=None)
+    assert s["verdict"] == 0
+    assert s["score"] < 0.5
+
+
+def test_unparseable_prediction_scores_low(host):
+    score = host.value("SELECT sql_similarity(?, ?, ?)", ["SELECT name FROM singer", "SELEC name FROM", DDL])
+    assert score is not None and score <= 0.25
+
+
+def test_null_arguments_give_null(host):
+    assert host.value("SELECT sql_similarity(NULL, 'SELECT 1')") is None
+    assert host.value("SELECT sql_similarity('SELECT 1', NULL, NULL)") is None
+    assert host.value("SELECT sql_similarity_components(NULL, 'SELECT 1')") is None
+
+
+def test_options_are_checked_and_passed_on(host):
+    gold, pred = "SELECT name FROM singer WHERE age > 30", "SELECT name FROM singer WHERE age >= 30"
+    s = components(host, gold, pred, options='{"budget_ms": 1000, "seed": 3}')
+    assert s["verdict"] == 0
+    with pytest.raises(HostError, match=r"sql_similarity\(\): argument 'options'.*unknown option 'nope'"):
+        host.value("SELECT sql_similarity(?, ?, ?, ?)", [gold, pred, DDL, '{"nope": 1}'])
+    with pytest.raises(HostError, match=r"sql_similarity\(\): argument 'schema'"):
+        host.value("SELECT sql_similarity(?, ?, ?)", [gold, pred, "{not json"])
+
+
+def test_many_rows_in_one_statement(host):
+    host.rows("DROP TABLE IF EXISTS sim_pairs")
+    host.rows("CREATE TABLE sim_pairs (gold TEXT, pred TEXT)")
+    pairs = [("SELECT name FROM singer WHERE age > %d" % i, "SELECT name FROM singer WHERE age >= %d" % i)
+             for i in range(1, 41)]
+    for g, p in pairs:
+        host.rows("INSERT INTO sim_pairs VALUES (?, ?)", [g, p])
+    got = host.rows(f"SELECT sql_similarity(gold, pred, '{DDL}') FROM sim_pairs")
+    assert len(got) == 40 and all(r[0] is not None and r[0] < 0.5 for r in got)
