@@ -36,7 +36,7 @@ ORT_SONAME := libonnxruntime.so.1.31.1
 MODELS := $(wildcard models/*.onnx)
 DIST_MODELS := $(patsubst models/%,$(DIST)/%,$(MODELS))
 
-.PHONY: z3 ort all demo test test-rust test-sql test-duckdb-versions test-models lint bench eval spider-eval train-gmn deps venv clean
+.PHONY: z3 ort all demo test test-rust test-sql test-duckdb-versions test-models lint bench eval spider-eval evaluate-run train-gmn deps venv clean
 
 all: $(DIST)/sqlsim.so $(DIST)/sqlsim.duckdb_extension $(DIST)/$(Z3_SONAME) $(DIST)/$(ORT_SONAME) $(DIST_MODELS)
 
@@ -178,6 +178,17 @@ train-gmn: all venv
 	    --out models/$${m%:*}_gmn.onnx --report models/$${m%:*}_gmn.report.json || exit 1; \
 	done
 	sha256sum models/*.onnx
+
+# The evaluation workflow of the README (sql/evaluate_run.sql, DuckDB): the Spider example run with
+# the official report and sqlsim's scores per hardness, the worst predictions with a counterexample
+# database, BIRD dev with DAIL-SQL's predictions per difficulty, and two LLM runs side by side.
+evaluate-run: all venv
+	$(DUCKDB_CLI) -unsigned -cmd "LOAD '$(DIST)/sqlsim.duckdb_extension'" \
+	  -cmd "SET VARIABLE gold = '$(GOLD)'" -cmd "SET VARIABLE pred = '$(PRED)'" \
+	  -cmd "SET VARIABLE tables = '$(TABLES)'" \
+	  -cmd "SET VARIABLE bird_dev = '$(DATA)/bird/dev.json'" -cmd "SET VARIABLE bird_pred = '$(DATA)/bird/dail.txt'" \
+	  -cmd "SET VARIABLE bird_schema = '$(DATA)/bird/schema.json'" \
+	  -cmd "SET VARIABLE runs = '$(DATA)/spider_dev_llm_gpt*.nooverlap.jsonl'" :memory: < sql/evaluate_run.sql
 
 clean:
 	rm -rf $(DIST) target/release/libsqlsim.so
