@@ -36,7 +36,7 @@ ORT_SONAME := libonnxruntime.so.1.31.1
 MODELS := $(wildcard models/*.onnx)
 DIST_MODELS := $(patsubst models/%,$(DIST)/%,$(MODELS))
 
-.PHONY: z3 ort all demo test test-rust test-sql test-duckdb-versions test-models lint bench eval spider-eval evaluate-run train-gmn deps venv clean
+.PHONY: z3 ort all demo test test-rust test-sql test-duckdb-versions test-models lint bench eval spider-eval evaluate-run evaluate-run-sqlite train-gmn deps venv clean
 
 all: $(DIST)/sqlsim.so $(DIST)/sqlsim.duckdb_extension $(DIST)/$(Z3_SONAME) $(DIST)/$(ORT_SONAME) $(DIST_MODELS)
 
@@ -189,6 +189,15 @@ evaluate-run: all venv
 	  -cmd "SET VARIABLE bird_dev = '$(DATA)/bird/dev.json'" -cmd "SET VARIABLE bird_pred = '$(DATA)/bird/dail.txt'" \
 	  -cmd "SET VARIABLE bird_schema = '$(DATA)/bird/schema.json'" \
 	  -cmd "SET VARIABLE runs = '$(DATA)/spider_dev_llm_gpt*.nooverlap.jsonl'" :memory: < sql/evaluate_run.sql
+
+# The same workflow in the SQLite shell (sql/spider_eval_sqlite.sql then sql/evaluate_run_sqlite.sql).
+RUNS_FILE := .cache/evaluate_runs.jsonl
+evaluate-run-sqlite: all venv
+	cat $(DATA)/spider_dev_llm_gpt4.nooverlap.jsonl $(DATA)/spider_dev_llm_gpt3.5.nooverlap.jsonl > $(RUNS_FILE)
+	@sed -e 's|{{GOLD}}|$(GOLD)|g' -e 's|{{PRED}}|$(PRED)|g' -e 's|{{TABLES}}|$(TABLES)|g' \
+	  -e 's|{{BIRD_DEV}}|$(DATA)/bird/dev.json|g' -e 's|{{BIRD_PRED}}|$(DATA)/bird/dail.txt|g' \
+	  -e 's|{{BIRD_SCHEMA}}|$(DATA)/bird/schema.json|g' -e 's|{{RUNS}}|$(RUNS_FILE)|g' \
+	  sql/spider_eval_sqlite.sql sql/evaluate_run_sqlite.sql | sqlite3 -bail -cmd ".load ./$(DIST)/sqlsim" :memory:
 
 clean:
 	rm -rf $(DIST) target/release/libsqlsim.so

@@ -88,7 +88,7 @@ struct PairJson<'a> {
 }
 
 impl PairGraph {
-    /// The JSON of `sql_graph` (see `/work/coord/gmn_interface.md` and the README).
+    /// The JSON of `sql_graph` (see `models/graph_contract.md` and the README).
     pub fn to_json(&self) -> String {
         let j = PairJson {
             model: self.model.name(),

@@ -4,14 +4,15 @@
 //! generated database tells apart scores in [0.5, 1]; a counterexample on ordinary data caps the
 //! score at 0.25, one that needs NULL values or empty input at 0.45; an undecided pair spans
 //! [0.05, 0.95]. Within its band the score rises linearly with the structural similarity, the
-//! mean of AST-TE and RelPM (and of the GMN scores where their models are installed).
+//! mean of AST-TE, RelPM and the two GMN scores (these where their models are installed).
 
 use serde_json::{json, Value as Json};
 
 use super::{ast_ted, relpm};
 use crate::error::Result;
+use crate::gmn::{pair_graph, runtime, Model};
 use crate::parseval::{decide_cached, Evidence, Options, Verdict};
-use crate::plan::prepared::schema_argument;
+use crate::plan::prepared::{schema_argument, ParsedSchema};
 
 /// Where a verdict places a pair: the score is `low + (high - low) * structural`.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -93,7 +94,26 @@ pub fn band(verdict: &Verdict) -> Band {
     }
 }
 
+/// A GMN model's score of the pair: `None` when ONNX Runtime or the model is not installed
+/// (the component is left out), 0.0 when either query has no graph, as for the other scores, and
+/// 1.0 when the two graphs are identical (the models' outputs there are within 0.01 of 1).
+fn gmn_score(gold: &str, pred: &str, schema: Option<&ParsedSchema>, model: Model) -> Option<f64> {
+    runtime::check(model).ok()?;
+    let Some(pair) = pair_graph(gold, pred, schema, model) else {
+        return Some(0.0);
+    };
+    if pair.gold == pair.pred {
+        return Some(1.0);
+    }
+    runtime::score_batch(model, &[&pair])
+        .ok()?
+        .first()
+        .map(|s| s.clamp(0.0, 1.0))
+}
+
 /// The structural scores of a pair, each in [0, 1]; SQL that does not parse or plan scores 0.
+/// AST-TE and RelPM always; FuncEvalGMN and Hybrid GMN where their models are installed (they
+/// ship in dist/ beside the extension).
 pub fn structural_components(
     gold: &str,
     pred: &str,
@@ -109,7 +129,7 @@ pub fn structural_components(
         super::partial_match::DEFAULT_BETA,
     )
     .map_or(0.0, |s| s.f_beta);
-    Ok(vec![
+    let mut components = vec![
         Component {
             name: "ast_ted",
             score: ted,
@@ -118,7 +138,16 @@ pub fn structural_components(
             name: "relpm",
             score: rel,
         },
-    ])
+    ];
+    for (name, model) in [
+        ("gmn_similarity", Model::FuncEval),
+        ("hybrid_gmn_similarity", Model::Hybrid),
+    ] {
+        if let Some(score) = gmn_score(gold, pred, parsed.as_deref(), model) {
+            components.push(Component { name, score });
+        }
+    }
+    Ok(components)
 }
 
 /// `sql_similarity` of a pair in [0, 1]; 1.0 for identical queries that ParSEval can run.
