@@ -50,6 +50,9 @@ DEFAULT_METRICS = "ast_ted,astpm,relpm,gmn_similarity,hybrid_gmn_similarity,sql_
 NULL_SCORE = {"sql_equivalent": 0.5}
 # sql_similarity must rank at least as well as each of these (the bar of its issue).
 SIMILARITY_COMPONENTS = ("ast_ted", "relpm", "gmn_similarity", "hybrid_gmn_similarity", "sql_equivalent")
+# Verdicts under a wall-clock solver budget: a pair near the budget can be decided in one host and
+# not in the other (DuckDB runs two pairs at once), so their host differences are counted, not fatal.
+BUDGETED = {"sql_equivalent", "sql_similarity"}
 README_BEGIN, README_END = "<!-- eval:begin -->", "<!-- eval:end -->"
 
 # Reference AST-TE (sqlglot + zss) from the data README: (AUC, Spearman).
@@ -265,20 +268,23 @@ def main():
               f"{'Kendall':>7} {'acc@.5':>7} {'NULL':>5} {'duck s':>7} {'sqlite s':>8} {'max|diff|':>9}")
     print(header)
     print("-" * len(header))
-    results, worst = [], 0.0
+    results, worst, budgeted_differ = [], 0.0, 0
     for name in sets:
         labels = [r[2] for r in load_rows(name)]
         reference = SETS[name]
         for metric in metrics:
             a, t_duck = run_worker("duckdb", exprs[metric], name)
             b, t_lite = run_worker("sqlite", exprs[metric], name)
-            diff = 0.0
+            diff, differ = 0.0, 0
             for x, y in zip(a, b):
                 if (x is None) != (y is None):
-                    diff = math.inf
-                elif x is not None:
-                    diff = max(diff, abs(float(x) - float(y)))
-            worst = max(worst, diff)
+                    diff, differ = math.inf, differ + 1
+                elif x is not None and abs(float(x) - float(y)) > TOLERANCE:
+                    diff, differ = max(diff, abs(float(x) - float(y))), differ + 1
+            if metric in BUDGETED:
+                budgeted_differ += differ
+            else:
+                worst = max(worst, diff)
             null = NULL_SCORE.get(metric, 0.0)
             scores = [float(v) if v is not None else null for v in a]
             auc, rho = roc_auc(scores, labels), spearman(scores, labels)
@@ -292,11 +298,12 @@ def main():
             results.append({"metric": metric, "set": name, "n": len(labels), "positives": sum(labels), "auc": auc,
                             "spearman": rho, "kendall_tau_b": tau, "accuracy": acc, "reference_auc": ref_auc,
                             "null_scores": nulls, "seconds_duckdb": t_duck, "seconds_sqlite": t_lite,
-                            "max_abs_diff_duckdb_sqlite": diff})
+                            "max_abs_diff_duckdb_sqlite": diff, "pairs_differing": differ})
     print("-" * len(header))
     print("ref: AST-TE with sqlglot + zss (data README). NULL: rows scored NULL, counted as 0.0 "
           "(sql_equivalent: 0.5). Seconds: the SELECT alone, in a fresh process per metric and host.")
-    print(f"DuckDB and SQLite agree within {worst:.3g} (tolerance {TOLERANCE:g}).")
+    print(f"DuckDB and SQLite agree within {worst:.3g} (tolerance {TOLERANCE:g}) on the deterministic metrics; "
+          f"{budgeted_differ} verdict-based scores differ between the hosts (solver budget reached in one).")
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=2))
     if args.readme:
