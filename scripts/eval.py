@@ -45,6 +45,10 @@ DIST = Path(os.environ.get("SQLSIM_DIST", ROOT / "dist"))
 DUCKDB_EXT = DIST / "sqlsim.duckdb_extension"
 SQLITE_EXT = DIST / "sqlsim.so"
 TOLERANCE = 1e-9
+# The GMN scores come from float32 inference, batched in DuckDB (each side padded to the batch's
+# largest graph) and one pair at a time in SQLite: the last bits may differ.
+FLOAT32_TOLERANCE = 1e-5
+FLOAT32_METRICS = {"gmn_similarity", "hybrid_gmn_similarity", "sql_similarity"}
 DEFAULT_METRICS = "ast_ted,astpm,relpm,gmn_similarity,hybrid_gmn_similarity,sql_equivalent,sql_similarity"
 # The score a NULL stands for, per metric (default 0.0).
 NULL_SCORE = {"sql_equivalent": 0.5}
@@ -276,11 +280,14 @@ def main():
             a, t_duck = run_worker("duckdb", exprs[metric], name)
             b, t_lite = run_worker("sqlite", exprs[metric], name)
             diff, differ = 0.0, 0
+            tolerance = FLOAT32_TOLERANCE if metric in FLOAT32_METRICS else TOLERANCE
             for x, y in zip(a, b):
                 if (x is None) != (y is None):
                     diff, differ = math.inf, differ + 1
-                elif x is not None and abs(float(x) - float(y)) > TOLERANCE:
-                    diff, differ = max(diff, abs(float(x) - float(y))), differ + 1
+                elif x is not None:
+                    gap = abs(float(x) - float(y))
+                    diff = max(diff, gap) if gap > tolerance else diff
+                    differ += gap > tolerance
             if metric in BUDGETED:
                 budgeted_differ += differ
             else:
@@ -302,14 +309,15 @@ def main():
     print("-" * len(header))
     print("ref: AST-TE with sqlglot + zss (data README). NULL: rows scored NULL, counted as 0.0 "
           "(sql_equivalent: 0.5). Seconds: the SELECT alone, in a fresh process per metric and host.")
-    print(f"DuckDB and SQLite agree within {worst:.3g} (tolerance {TOLERANCE:g}) on the deterministic metrics; "
+    print(f"DuckDB and SQLite: largest difference beyond tolerance {worst:.3g} (tolerance {TOLERANCE:g}, "
+          f"{FLOAT32_TOLERANCE:g} for float32 model scores) on the deterministic metrics; "
           f"{budgeted_differ} verdict-based scores differ between the hosts (solver budget reached in one).")
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=2))
     if args.readme:
         write_readme(args.readme, results)
         print(f"wrote the table into {args.readme}")
-    if worst > TOLERANCE:
+    if worst > 0:
         print("eval.py: DuckDB and SQLite scores differ", file=sys.stderr)
         sys.exit(1)
     if args.floors:
