@@ -114,8 +114,19 @@ fn environment() -> Result<&'static Environment, String> {
     .map_err(Clone::clone)
 }
 
-/// The model file of `model`: beside the extension, then in `SQLSIM_MODEL_DIR`.
+/// The model file of `model`: beside the extension, then in `SQLSIM_MODEL_DIR`. A file once found
+/// is remembered (every scored row asks), a missing one is looked for again on the next call.
 pub fn model_path(model: Model) -> Result<PathBuf, String> {
+    static FOUND: [OnceLock<PathBuf>; 2] = [OnceLock::new(), OnceLock::new()];
+    let slot = &FOUND[model as usize];
+    if let Some(p) = slot.get() {
+        return Ok(p.clone());
+    }
+    let found = look_for_model(model)?;
+    Ok(slot.get_or_init(|| found).clone())
+}
+
+fn look_for_model(model: Model) -> Result<PathBuf, String> {
     let file = model_file(model);
     let mut looked = Vec::new();
     let mut dirs = Vec::new();
