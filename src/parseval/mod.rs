@@ -11,6 +11,7 @@
 //! databases generated for both and re-checks any difference before reporting it.
 
 pub mod aggregate;
+pub mod boundary;
 pub mod database;
 pub mod dates;
 pub mod encode;

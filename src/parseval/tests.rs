@@ -236,3 +236,74 @@ fn having_thresholds_grow_the_instance() {
     );
     assert_eq!(d.value(), Some(0), "{}", d.reason());
 }
+
+#[test]
+fn comparison_boundaries_are_covered() {
+    for (g, p) in [
+        (
+            "SELECT name FROM singer WHERE age > 0",
+            "SELECT name FROM singer WHERE age >= 0",
+        ),
+        (
+            "SELECT name FROM singer WHERE age BETWEEN 1 AND 5",
+            "SELECT name FROM singer WHERE age > 1 AND age < 5",
+        ),
+        (
+            "SELECT title FROM song WHERE sales < 10",
+            "SELECT title FROM song WHERE sales <= 10",
+        ),
+        (
+            "SELECT name FROM singer WHERE age <= 17",
+            "SELECT name FROM singer WHERE age < 17",
+        ),
+    ] {
+        assert_eq!(value(g, p), Some(0), "{g} | {p}");
+    }
+    // INTEGER columns hold integers (the declared type is a database constraint)
+    assert_eq!(
+        value(
+            "SELECT name FROM singer WHERE age >= 1",
+            "SELECT name FROM singer WHERE age > 0"
+        ),
+        Some(1)
+    );
+    assert_eq!(
+        value(
+            "SELECT name FROM singer WHERE age BETWEEN 1 AND 5",
+            "SELECT name FROM singer WHERE age >= 1 AND age <= 5"
+        ),
+        Some(1)
+    );
+}
+
+#[test]
+fn an_uncorrelated_exists_is_not_an_in_subquery() {
+    // the unqualified singer_id binds to S itself: the pred's EXISTS holds for every singer
+    // as soon as one song sells more than 10
+    let g =
+        "SELECT name FROM singer WHERE singer_id IN (SELECT singer_id FROM song WHERE sales > 10)";
+    let p = "SELECT name FROM singer WHERE EXISTS (SELECT 1 FROM song AS S WHERE S.singer_id = singer_id AND S.sales > 10)";
+    assert_eq!(value(g, p), Some(0));
+    assert_eq!(value(p, g), Some(0));
+    let p2 = "SELECT name FROM singer AS T1 WHERE EXISTS (SELECT 1 FROM song AS S WHERE S.singer_id = T1.singer_id AND S.sales > 10)";
+    assert_eq!(value(g, p2), Some(1));
+}
+
+#[test]
+#[ignore]
+fn debug_pair() {
+    // GOLD, PRED and SCHEMA_FILE (any schema text) from the environment
+    let var = |k: &str| std::env::var(k).unwrap_or_default();
+    let schema = std::fs::read_to_string(var("SCHEMA_FILE")).unwrap_or_default();
+    let (g, p) = (var("GOLD"), var("PRED"));
+    let s = verdict::schema_for(Some(schema.as_str()).filter(|s| !s.is_empty()), &[&g, &p]);
+    let d = decide(&g, &p, s.unwrap(), &Options::default());
+    eprintln!("{:?}: {} ({:?})", d.value(), d.reason(), d.elapsed);
+    for q in [&g, &p] {
+        let (gen, _) = generate_for(q, Some(schema.as_str()), &Options::default()).unwrap();
+        eprintln!("{q}\n branches {:?}", gen.branches);
+        for i in &gen.instances {
+            eprintln!("{:?}\n  {:?}", i.covered, i.db);
+        }
+    }
+}
