@@ -1,5 +1,7 @@
 //! The symbolic database: a fixed number of candidate tuples per table (existence flag, one Z3 variable and NULL flag per attribute), its integrity constraints, and the concrete database read from a model.
 
+use std::collections::HashMap;
+
 use rusqlite::types::Value;
 use z3::ast::{Bool, Int, Real, String as ZString};
 use z3::{Model, Solver};
@@ -51,6 +53,49 @@ pub fn column_sort(schema: &Schema, column: usize, hint: Option<Sort>) -> Sort {
     }
 }
 
+/// The sorts of the columns of `tables`, both ends of a foreign key sharing one: a TEXT column
+/// referencing a number key (Spider's `concert.Stadium_ID` text against `stadium.Stadium_ID`)
+/// holds the key's number, which SQLite stores as text and compares equal to the key (a text
+/// column meets a numeric one with numeric affinity), never text that matches no row.
+fn unified_sorts(
+    schema: &Schema,
+    tables: &[usize],
+    hint: &dyn Fn(usize) -> Option<Sort>,
+) -> HashMap<usize, Sort> {
+    let mut sorts: HashMap<usize, Sort> = HashMap::new();
+    for &t in tables {
+        for &c in schema.tables.get(t).map_or(&[][..], |x| &x.columns[..]) {
+            sorts.insert(c, column_sort(schema, c, hint(c)));
+        }
+    }
+    // twice: a chain of keys passes a number on
+    for _ in 0..2 {
+        for &t in tables {
+            for fk in schema
+                .tables
+                .get(t)
+                .map_or(&[][..], |x| &x.foreign_keys[..])
+            {
+                for (c, r) in fk.columns.iter().zip(&fk.referenced_columns) {
+                    let (Some(&a), Some(&b)) = (sorts.get(c), sorts.get(r)) else {
+                        continue;
+                    };
+                    match (a, b) {
+                        (Sort::Text, n @ (Sort::Int | Sort::Real)) => {
+                            sorts.insert(*c, n);
+                        }
+                        (n @ (Sort::Int | Sort::Real), Sort::Text) => {
+                            sorts.insert(*r, n);
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+    }
+    sorts
+}
+
 fn is_key(table: &crate::schema::Table, c: usize) -> bool {
     table.primary_key.contains(&c) || table.unique_keys.iter().any(|k| k.contains(&c))
 }
@@ -66,6 +111,7 @@ impl SymDb {
         used: &dyn Fn(usize) -> bool,
     ) -> SymDb {
         let mut out = SymDb::default();
+        let unified = unified_sorts(schema, tables, hint);
         for &t in tables {
             let Some(table) = schema.tables.get(t) else {
                 continue;
@@ -73,7 +119,12 @@ impl SymDb {
             let sorts: Vec<Sort> = table
                 .columns
                 .iter()
-                .map(|&c| column_sort(schema, c, hint(c)))
+                .map(|&c| {
+                    unified
+                        .get(&c)
+                        .copied()
+                        .unwrap_or_else(|| column_sort(schema, c, hint(c)))
+                })
                 .collect();
             let rows = (0..size)
                 .map(|i| SymRow {

@@ -285,6 +285,16 @@ fn an_uncorrelated_exists_is_not_an_in_subquery() {
     let p = "SELECT name FROM singer WHERE EXISTS (SELECT 1 FROM song AS S WHERE S.singer_id = singer_id AND S.sales > 10)";
     assert_eq!(value(g, p), Some(0));
     assert_eq!(value(p, g), Some(0));
+    // Spider's pets_1 shape, which the search used to call equivalent
+    let ddl = "CREATE TABLE student(stuid INTEGER PRIMARY KEY, fname TEXT); \
+        CREATE TABLE pets(petid INTEGER PRIMARY KEY, pettype TEXT); \
+        CREATE TABLE has_pet(stuid INTEGER REFERENCES student(stuid), \
+        petid INTEGER REFERENCES pets(petid))";
+    let g2 = "SELECT T1.fname FROM student AS T1 WHERE T1.stuid IN (SELECT stuid FROM has_pet WHERE petid > 3)";
+    let p3 = "SELECT T1.fname FROM student AS T1 WHERE EXISTS (SELECT 1 FROM has_pet AS S WHERE S.stuid = stuid AND S.petid > 3)";
+    let s = verdict::schema_for(Some(ddl), &[g2, p3]).unwrap();
+    let d = decide(g2, p3, s, &Options::default());
+    assert_eq!(d.value(), Some(0), "{}", d.reason());
     let p2 = "SELECT name FROM singer AS T1 WHERE EXISTS (SELECT 1 FROM song AS S WHERE S.singer_id = T1.singer_id AND S.sales > 10)";
     assert_eq!(value(g, p2), Some(1));
 }
@@ -306,4 +316,48 @@ fn debug_pair() {
             eprintln!("{:?}\n  {:?}", i.covered, i.db);
         }
     }
+}
+
+#[test]
+fn a_text_key_referencing_a_number_holds_the_number() {
+    let ddl = "CREATE TABLE employee(employee_id INTEGER PRIMARY KEY, name TEXT); \
+        CREATE TABLE evaluation(employee_id TEXT PRIMARY KEY REFERENCES employee(employee_id), bonus REAL)";
+    let (g, p) = (
+        "SELECT sum(bonus) FROM evaluation",
+        "SELECT SUM(bonus) FROM evaluation JOIN employee ON evaluation.employee_id = employee.employee_id",
+    );
+    let (gen, s) = generate_for(p, Some(ddl), &Options::default()).unwrap();
+    let mut rows = 0;
+    for i in &gen.instances {
+        let conn = crate::exec::instance::open_database(&s, &i.db).unwrap();
+        let q = |sql: &str| conn.query_row(sql, [], |r| r.get::<_, i64>(0)).unwrap();
+        rows += q("SELECT count(*) FROM evaluation");
+        let dangling = "SELECT count(*) FROM evaluation AS e WHERE NOT EXISTS \
+            (SELECT 1 FROM employee AS m WHERE m.employee_id = e.employee_id)";
+        assert_eq!(q(dangling), 0, "{:?}", i.db);
+    }
+    assert!(rows > 0, "{:?}", gen.instances);
+    let s = verdict::schema_for(Some(ddl), &[g, p]).unwrap();
+    let d = decide(g, p, s, &Options::default());
+    assert_eq!(d.value(), Some(1), "{}", d.reason());
+}
+
+#[test]
+fn order_by_keys_that_are_not_output_columns() {
+    let g = "SELECT title FROM song ORDER BY sales";
+    assert_eq!(
+        value(g, "SELECT title FROM song ORDER BY sales DESC"),
+        Some(0)
+    );
+    // rows with equal keys may come back in any order: no difference from ties alone
+    assert_ne!(
+        value(g, "SELECT title FROM song ORDER BY sales, title DESC"),
+        Some(0)
+    );
+    // an unordered prediction's order is SQLite's choice
+    assert_ne!(value(g, "SELECT title FROM song"), Some(0));
+    assert_eq!(
+        value(g, "SELECT title FROM song ORDER BY sales * 2"),
+        Some(1)
+    );
 }
