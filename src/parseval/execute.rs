@@ -231,6 +231,7 @@ impl<'a> Executor<'a> {
             self.branch(format!("Filter#{op} term {k} false"), false, any(f));
             self.branch(format!("Filter#{op} term {k} null"), false, any(u));
             self.boundary_branches(op, k, cond, &input, outer);
+            self.missing_from_subquery(op, k, atoms[k], &input, outer);
         }
         if atoms.len() == 1 {
             let u: Vec<Bool> = input
@@ -268,16 +269,23 @@ impl<'a> Executor<'a> {
         cols.extend(&right.cols);
         // m[l][r]: the pair exists and matches
         let mut m: Vec<Vec<Bool>> = Vec::with_capacity(left.rows.len());
+        // per left row: some existing right row for which the condition is FALSE (not NULL)
+        let mut refused: Vec<Bool> = Vec::with_capacity(left.rows.len());
         for l in &left.rows {
             let mut line = Vec::with_capacity(right.rows.len());
+            let mut no = Vec::new();
             for r in &right.rows {
                 let mut vals = l.vals.clone();
                 vals.extend(r.vals.iter().cloned());
                 let env = self.env(&cols, &vals, outer);
-                let t = self.truth(&j.condition, &env).t;
-                line.push(Bool::and(&[l.exists.clone(), r.exists.clone(), t]));
+                let t = self.truth(&j.condition, &env);
+                if !j.kind.outputs_right() {
+                    no.push(Bool::and(&[l.exists.clone(), r.exists.clone(), t.f]));
+                }
+                line.push(Bool::and(&[l.exists.clone(), r.exists.clone(), t.t]));
             }
             m.push(line);
+            refused.push(any(no));
         }
         let matched_left: Vec<Bool> = m.iter().map(|line| any(line.clone())).collect();
         let matched_right: Vec<Bool> = (0..right.rows.len())
@@ -306,6 +314,20 @@ impl<'a> Executor<'a> {
             false,
             any(left_alone.clone()),
         );
+        if matches!(j.kind, JoinKind::Semi | JoinKind::Anti) {
+            // unmatched although a right row is definitely different: an empty right input,
+            // or one with only NULL keys, matches nothing too
+            let cond = any(left_alone
+                .iter()
+                .zip(&refused)
+                .map(|(a, r)| Bool::and(&[a.clone(), r.clone()]))
+                .collect());
+            self.branch(
+                format!("Join#{op} {kind} unmatched, right not empty"),
+                false,
+                cond,
+            );
+        }
         if j.kind.outputs_right() {
             self.branch(
                 format!("Join#{op} {kind} a right row matches nothing"),
