@@ -104,3 +104,47 @@ pub fn cutoff(conn: &Connection, q: &QueryPlan) -> Cutoff {
     }
     found
 }
+
+/// SQL returning a row when the outer Sort's input has two different rows with equal keys
+/// anywhere (their order in the result is SQLite's choice); None without an outer Sort.
+fn any_tie_sql(q: &QueryPlan) -> Option<String> {
+    let s = outer_sort(&q.root)?;
+    if s.keys.is_empty() {
+        return None;
+    }
+    let inner = to_sql(&s.input, &q.columns);
+    let keys: Vec<String> = s.keys.iter().map(|k| format!("c{}", k.column)).collect();
+    Some(format!(
+        "SELECT 1 FROM (SELECT DISTINCT * FROM ({inner}) AS ties_in) AS ties_rows GROUP BY {} \
+         HAVING COUNT(*) > 1",
+        keys.join(", ")
+    ))
+}
+
+/// Whether `q`'s rows on `conn` come back in one order only: it has an outer ORDER BY and no
+/// two different rows share its keys. Unknown (a check that does not run) counts as no.
+pub fn order_determined(conn: &Connection, q: &QueryPlan) -> bool {
+    let Some(sql) = any_tie_sql(q) else {
+        return false;
+    };
+    let opts = ExecOptions {
+        timeout: std::time::Duration::from_millis(500),
+        max_rows: 10,
+        keep_distinct: true,
+    };
+    matches!(run_query(conn, &sql, &opts, false), Outcome::Rows(r) if r.is_empty())
+}
+
+/// Whether the outer ORDER BY of `q` has keys that are not among its output columns (so
+/// [`super::verdict::row_order`] cannot compare by them).
+pub fn orders_by_hidden_keys(q: &QueryPlan) -> bool {
+    let Some(s) = outer_sort(&q.root) else {
+        return false;
+    };
+    let out = q.root.output();
+    let shown = |c: u32| match &q.root {
+        Plan::Project(p) => p.items.iter().any(|(_, e)| *e == Expr::Column(c)),
+        _ => out.contains(&c),
+    };
+    s.keys.iter().any(|k| !shown(k.column))
+}

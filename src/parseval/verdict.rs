@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use super::evidence::{without_nulls, Evidence};
 use super::options::Options;
 use super::search::{generate, Generated};
-use super::ties::{cutoff, Cutoff};
+use super::ties::{cutoff, order_determined, orders_by_hidden_keys, Cutoff};
 use crate::cache::TextCache;
 use crate::error::Result;
 use crate::exec::instance::{compare_on, open_database, Database, Outcome, RowOrder};
@@ -143,11 +143,14 @@ fn strongest(
     gold: &str,
     pred: &str,
     order: &RowOrder,
+    listed: bool,
     db: &Database,
     outcome: crate::exec::instance::Comparison,
 ) -> Counterexample {
     let evidence = Evidence::of(db, &outcome.gold, &outcome.pred);
-    if evidence == Evidence::NullDependent {
+    // a list comparison holds only where both orders are determined, which replacing
+    // NULLs may change: such a counterexample is kept as found
+    if evidence == Evidence::NullDependent && !listed {
         if let Some(plain) = without_nulls(schema, db) {
             let run = || {
                 open_database(schema, &plain)
@@ -243,7 +246,9 @@ pub fn decide(gold: &str, pred: &str, schema: Arc<Schema>, opts: &Options) -> De
             )
         }
     };
-    let order = row_order(&gold_plan);
+    let base_order = row_order(&gold_plan);
+    let hidden_keys = orders_by_hidden_keys(&gold_plan);
+    let width = gold_plan.root.output().len();
     let mut suites: Vec<Generated> = Vec::new();
     let pred_plan = crate::plan::plan_sql(pred, &schema).ok();
     let mut tried = 0;
@@ -260,6 +265,19 @@ pub fn decide(gold: &str, pred: &str, schema: Arc<Schema>, opts: &Options) -> De
                 continue;
             };
             *tried += 1;
+            // ORDER BY keys the gold does not output: its rows compare as a list where both
+            // queries' orders are determined (no two rows share their keys), else as above
+            let order = match &pred_plan {
+                Some(pp)
+                    if hidden_keys
+                        && order_determined(&conn, &gold_plan)
+                        && order_determined(&conn, pp) =>
+                {
+                    RowOrder::Sorted((0..width).collect())
+                }
+                _ => base_order.clone(),
+            };
+            let listed = order != base_order;
             let c = compare_on(&conn, gold, pred, &order);
             if c.gold_failed {
                 if let Outcome::Error(e) | Outcome::Bound(e) = &c.gold {
@@ -297,7 +315,7 @@ pub fn decide(gold: &str, pred: &str, schema: Arc<Schema>, opts: &Options) -> De
                     .map(|conn| compare_on(&conn, gold, pred, &order));
                 if let Ok(again) = again {
                     if again.differ {
-                        let found = strongest(&schema, gold, pred, &order, &inst.db, again);
+                        let found = strongest(&schema, gold, pred, &order, listed, &inst.db, again);
                         if best.as_ref().is_none_or(|b| found.evidence < b.evidence) {
                             best = Some(found);
                         }
