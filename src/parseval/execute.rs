@@ -96,6 +96,7 @@ impl<'a> Executor<'a> {
             }
             Plan::Project(p) => {
                 let input = self.run(&p.input, outer)?;
+                self.projection_branches(op, &p.items, &input, outer);
                 let mut rows = Vec::with_capacity(input.rows.len());
                 for row in &input.rows {
                     let env = self.env(&input.cols, &row.vals, outer);

@@ -18,6 +18,7 @@ pub mod encode;
 pub mod evidence;
 pub mod execute;
 pub mod options;
+pub mod output;
 pub mod search;
 pub mod setops;
 pub mod solver;

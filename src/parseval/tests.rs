@@ -361,3 +361,23 @@ fn order_by_keys_that_are_not_output_columns() {
         Some(1)
     );
 }
+
+#[test]
+fn projection_differences_get_their_own_databases() {
+    let ddl = "CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT)";
+    let s = verdict::schema_for(Some(ddl), &[]).unwrap();
+    let o = Options::default();
+    for (g, p) in [
+        ("SELECT name FROM t", "SELECT upper(name) FROM t"),
+        ("SELECT lower(name) FROM t", "SELECT name FROM t"),
+        (
+            "SELECT name || '!' FROM t",
+            "SELECT coalesce(name, '') || '!' FROM t",
+        ),
+    ] {
+        let d = decide(g, p, s.clone(), &o);
+        assert_eq!(d.value(), Some(0), "{g} | {p}: {}", d.reason());
+    }
+    let q = "SELECT upper(name) FROM t";
+    assert_eq!(decide(q, q, s, &o).value(), Some(1));
+}
