@@ -112,6 +112,7 @@ pub fn is_internal(table: &str) -> bool {
 /// that breaks a key, for example).
 pub fn open_database(schema: &Schema, db: &Database) -> Result<Connection, String> {
     let conn = Connection::open_in_memory().map_err(|e| e.to_string())?;
+    super::functions::register(&conn).map_err(|e| e.to_string())?;
     for stmt in create_statements(schema) {
         conn.execute(&stmt, [])
             .map_err(|e| format!("{stmt}: {e}"))?;
