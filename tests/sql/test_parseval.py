@@ -18,6 +18,9 @@ EQUIVALENT = [
      "SELECT count(*) FROM song JOIN singer ON song.singer_id = singer.singer_id"),
     ("SELECT country, count(*) FROM singer GROUP BY country",
      "SELECT country, count(singer_id) FROM singer GROUP BY country"),
+    # concat/concat_ws (SQLite 3.44) run on the engine's older SQLite
+    ("SELECT name || '!' FROM singer", "SELECT concat(name, '!') FROM singer"),
+    ("SELECT concat(name, ', ', singer_id) FROM singer", "SELECT concat_ws(', ', name, singer_id) FROM singer"),
 ]
 
 DIFFERENT = [
@@ -29,6 +32,7 @@ DIFFERENT = [
     ("SELECT name FROM singer ORDER BY age DESC LIMIT 1",
      "SELECT name FROM singer WHERE age = (SELECT max(age) FROM singer)"),
     ("SELECT name FROM singer", "SELECT nme FROM singer"),
+    ("SELECT concat(name, '!') FROM singer", "SELECT concat(name, '?') FROM singer"),
 ]
 
 
