@@ -40,7 +40,8 @@ pub fn instance_bounds() -> ExecOptions {
     }
 }
 
-fn quote(id: &str) -> String {
+/// `id` as a double-quoted SQL identifier.
+pub fn quote(id: &str) -> String {
     format!("\"{}\"", id.replace('"', "\"\""))
 }
 

@@ -9,7 +9,7 @@ use rusqlite::types::Value;
 use rusqlite::Connection;
 
 use super::evidence::without_nulls;
-use crate::exec::instance::Database;
+use crate::exec::instance::{quote, Database};
 use crate::schema::Schema;
 
 /// The variants of `db` worth running, at most three: NULLs replaced (when there are any), then,
@@ -41,7 +41,6 @@ pub fn variants(schema: &Schema, db: &Database) -> Vec<Database> {
 /// comparison rules decide a match, as in the queries' joins); tables that are not there count
 /// as empty.
 pub fn foreign_keys_hold(conn: &Connection, schema: &Schema) -> bool {
-    let quote = |s: &str| format!("\"{}\"", s.replace('"', "\"\""));
     let name = |c: usize| schema.columns.get(c).map(|c| quote(&c.name));
     for table in &schema.tables {
         for fk in &table.foreign_keys {
