@@ -19,7 +19,8 @@ on another's cache): DuckDB (dist/sqlsim.duckdb_extension, its default threads) 
 reported; the exit status is 1 beyond 1e-9). Printed: ROC AUC (Mann-Whitney, ties one half),
 Spearman (average ranks), Kendall tau-b, accuracy at the threshold 0.5, and the seconds the SELECT
 took in each host; the AST-TE reference of the data README beside ast_ted. `--readme FILE`
-rewrites the table between the markers `<!-- eval:begin -->` and `<!-- eval:end -->`.
+rewrites the rows of the evaluated (set, metric)s in the table between the markers
+`<!-- eval:begin -->` and `<!-- eval:end -->`; rows of other metrics or sets stay as they were.
 
 Rows with label null are skipped. A NULL score counts as 0.0 (the score of SQL that does not
 parse; pred null where no SQL was extracted), except sql_equivalent's NULL (undecided), which
@@ -189,23 +190,45 @@ def fmt(value, width=7):
     return f"{value:>{width}.4f}" if value is not None else f"{'-':>{width}}"
 
 
-def readme_table(results):
+TABLE_HEADER = ["| set | metric | AUC | Spearman | Kendall τ-b | acc@0.5 | DuckDB s | SQLite s |",
+                "|---|---|---|---|---|---|---|---|"]
+
+
+def table_cells(r):
+    """A result's cells after the AUC: (set label, metric, AUC, the rest as text)."""
+    label = r["set"].replace(".nooverlap", "") + f" ({r['n']})"
+    cells = [f"{r[k]:.4f}" if r[k] is not None else "-" for k in ("spearman", "kendall_tau_b", "accuracy")]
+    cells += [f"{r['seconds_duckdb']:.2f}", f"{r['seconds_sqlite']:.2f}"]
+    return label, r["metric"], r["auc"], cells
+
+
+def table_rows_of(text):
+    """The rows of an existing table, as table_cells gives them (bold marks dropped)."""
+    rows = []
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) != 8 or not cells[1].startswith("`"):
+            continue
+        auc = cells[2].strip("*")
+        rows.append((cells[0], cells[1].strip("`"), None if auc == "-" else float(auc), cells[3:]))
+    return rows
+
+
+def readme_table(rows):
     """The Markdown table `--readme` writes: one row per (set, metric), the best AUC per set in bold."""
-    lines = ["| set | metric | AUC | Spearman | Kendall τ-b | acc@0.5 | DuckDB s | SQLite s |",
-             "|---|---|---|---|---|---|---|---|"]
+    lines = list(TABLE_HEADER)
     by_set = {}
-    for r in results:
-        by_set.setdefault(r["set"], []).append(r)
-    for name, rows in by_set.items():
-        best = max((r["auc"] for r in rows if r["auc"] is not None), default=None)
-        for r in rows:
-            auc = f"{r['auc']:.4f}" if r["auc"] is not None else "-"
-            if r["auc"] is not None and r["auc"] == best:
-                auc = f"**{auc}**"
-            cells = [name.replace(".nooverlap", "") + f" ({r['n']})", f"`{r['metric']}`", auc]
-            cells += [f"{r[k]:.4f}" if r[k] is not None else "-" for k in ("spearman", "kendall_tau_b", "accuracy")]
-            cells += [f"{r['seconds_duckdb']:.2f}", f"{r['seconds_sqlite']:.2f}"]
-            lines.append("| " + " | ".join(cells) + " |")
+    for row in rows:
+        by_set.setdefault(row[0], []).append(row)
+    order = DEFAULT_METRICS.split(",")
+    for label, group in by_set.items():
+        group.sort(key=lambda row: order.index(row[1]) if row[1] in order else len(order))
+        best = max((row[2] for row in group if row[2] is not None), default=None)
+        for _, metric, auc, rest in group:
+            text = f"{auc:.4f}" if auc is not None else "-"
+            if auc is not None and auc == best:
+                text = f"**{text}**"
+            lines.append("| " + " | ".join([label, f"`{metric}`", text] + rest) + " |")
     return "\n".join(lines)
 
 
@@ -214,9 +237,16 @@ def write_readme(path, results):
     if README_BEGIN not in text or README_END not in text:
         die(f"{path} has no {README_BEGIN} ... {README_END} markers")
     head, rest = text.split(README_BEGIN, 1)
-    _, tail = rest.split(README_END, 1)
+    old, tail = rest.split(README_END, 1)
+    rows = table_rows_of(old)
+    for new in map(table_cells, results):
+        at = next((i for i, row in enumerate(rows) if row[:2] == new[:2]), None)
+        if at is None:
+            rows.append(new)
+        else:
+            rows[at] = new
     body = ("\n<!-- written by `make eval` (scripts/eval.py --readme); do not edit by hand -->\n"
-            + readme_table(results) + "\n")
+            + readme_table(rows) + "\n")
     Path(path).write_text(head + README_BEGIN + body + README_END + tail, encoding="utf-8")
 
 

@@ -4,10 +4,14 @@
 BIRD: the 150-pair sample of bird_dev_dail.jsonl the issue names (random.Random(7).shuffle, first
 150), or --bird-all. Spider labeled sets: share of label-0 and of label-1 pairs disproved. Every 0
 verdict is re-checked here independently: its counterexample rows are inserted into a fresh SQLite
-(apsw) and both queries run on it. One pair at a time in SQLite (apsw), timed around the call
-(cold: nothing cached). Prints a markdown table; --disproved-label1 lists the label-1 disproofs.
+(apsw; Spider tables.json entries get CREATE TABLEs written here) and both queries run on it; a
+database that breaks a declared primary or foreign key is reported (BREAKS SCHEMA). One pair at a
+time in SQLite (apsw), timed around the call (cold: nothing cached). Prints a markdown table;
+--disproved-label1 lists the label-1 disproofs. Spider-DK-only databases get their schema from the
+markdown of schemas/spiderdk_schemas.json (scripts/pair_schemas.py).
 
 usage: scripts/parseval_eval.py [--data ../shared/data] [--bird-all | --skip-bird] [--sets a,b] [--limit N]
+       [--disproved-label1] [--dump FILE [--counterexamples]]
 """
 import argparse
 import json
@@ -53,28 +57,83 @@ def percentile(xs, p):
     return xs[k]
 
 
-def recheck(con, gold, pred, schema_text):
-    """Rebuild the counterexample in a fresh SQLite and run both queries: True when they differ."""
+def _q(name):
+    return '"' + name.replace('"', '""') + '"'
+
+
+def spider_ddl(entry):
+    """CREATE TABLE statements for a Spider tables.json entry, written here independently of the
+    extension: declared types, one primary key per table (its listed columns together), no NOT NULL."""
+    tables = entry["table_names_original"]
+    cols = entry["column_names_original"]
+    out = []
+    for t, name in enumerate(tables):
+        if name.lower().startswith("sqlite_"):
+            continue
+        parts = [f"{_q(c)} {entry['column_types'][i]}" for i, (ti, c) in enumerate(cols) if ti == t]
+        pk = [_q(cols[i][1]) for i in entry.get("primary_keys", []) if isinstance(i, int) and cols[i][0] == t]
+        if pk:
+            parts.append(f"PRIMARY KEY ({', '.join(pk)})")
+        out.append(f"CREATE TABLE {_q(name)} ({', '.join(parts)})")
+    return out
+
+
+def constraint_violations(db, entry):
+    """Declared constraints a Spider-entry database breaks: NULL in a primary-key column (SQLite
+    accepts it in non-INTEGER keys, SQL does not), a foreign-key value with no referenced row (each
+    column pair of a foreign key checked on its own)."""
+    tables = entry["table_names_original"]
+    cols = entry["column_names_original"]
+    bad = []
+    for i in entry.get("primary_keys", []):
+        if isinstance(i, int):
+            t, c = tables[cols[i][0]], cols[i][1]
+            if db.execute(f"SELECT count(*) FROM {_q(t)} WHERE {_q(c)} IS NULL").fetchone()[0]:
+                bad.append(f"NULL primary key {t}.{c}")
+    for a, b in entry.get("foreign_keys", []):
+        ta, ca, tb, cb = tables[cols[a][0]], cols[a][1], tables[cols[b][0]], cols[b][1]
+        n = db.execute(f"SELECT count(*) FROM {_q(ta)} WHERE {_q(ca)} IS NOT NULL AND NOT EXISTS "
+                       f"(SELECT 1 FROM {_q(tb)} WHERE {_q(tb)}.{_q(cb)} = {_q(ta)}.{_q(ca)})").fetchone()[0]
+        if n:
+            bad.append(f"dangling foreign key {ta}.{ca} -> {tb}.{cb}")
+    return bad
+
+
+def counterexample(con, gold, pred, schema_text):
+    """sql_counterexample's rows as {"tables": {table: [row, ...]}, "gold", "pred"} (outputs as the
+    extension reports them), or None when it gives no rows."""
     rows = list(con.execute("SELECT * FROM sql_counterexample(?, ?, ?)", (gold, pred, schema_text)))
     if not rows:
-        return False
-    db = apsw.Connection(":memory:")
-    ddl = list(con.execute("SELECT sql_plan_error('SELECT 1', ?)", (schema_text,)))  # validates schema
-    del ddl
-    if schema_text.lstrip().startswith("["):
-        for stmt in json.loads(schema_text):
-            db.execute(stmt)
-    elif schema_text.lstrip().startswith("{"):
-        return None  # Spider JSON entries: the tables are built by the extension only
-    else:
-        db.execute(schema_text)
+        return None
+    tables = {}
     for table, _, row, _, _ in rows:
-        if table is None:
-            continue
-        obj = json.loads(row)
-        cols = ", ".join('"' + c.replace('"', '""') + '"' for c in obj)
-        marks = ", ".join("?" for _ in obj)
-        db.execute(f'INSERT INTO "{table}" ({cols}) VALUES ({marks})', list(obj.values()))
+        if table is not None:
+            tables.setdefault(table, []).append(json.loads(row))
+    return {"tables": tables, "gold": json.loads(rows[0][3]), "pred": json.loads(rows[0][4])}
+
+
+def recheck(con, gold, pred, schema_text):
+    """Rebuild the counterexample in a fresh SQLite and run both queries. Returns (differ, details):
+    differ is True when the results differ, False when they do not, None when the database could
+    not be rebuilt; details holds the counterexample, both re-run outputs and, for Spider entries,
+    the declared constraints the database breaks."""
+    ce = counterexample(con, gold, pred, schema_text)
+    if ce is None:
+        return False, None
+    db = apsw.Connection(":memory:")
+    text = schema_text.lstrip()
+    entry = json.loads(text) if text.startswith("{") else None
+    try:
+        stmts = spider_ddl(entry) if entry else json.loads(text) if text.startswith("[") else [schema_text]
+        for stmt in stmts:
+            db.execute(stmt)
+        for table, objs in ce["tables"].items():
+            for obj in objs:
+                names = ", ".join('"' + c.replace('"', '""') + '"' for c in obj)
+                marks = ", ".join("?" for _ in obj)
+                db.execute(f'INSERT INTO "{table}" ({names}) VALUES ({marks})', list(obj.values()))
+    except apsw.Error as e:
+        return None, {**ce, "rebuild_error": str(e)}
 
     def run(q):
         try:
@@ -83,31 +142,37 @@ def recheck(con, gold, pred, schema_text):
             return ("error", str(e))
 
     g, p = run(gold), run(pred)
+    details = {**ce, "gold_rerun": g, "pred_rerun": p}
+    if entry:
+        details["violations"] = constraint_violations(db, entry)
     if isinstance(g, tuple):
-        return False
+        return False, details
     if isinstance(p, tuple):
-        return True
+        return True, details
     key = lambda r: tuple((x is None, str(type(x)), str(x)) for x in r)  # noqa: E731
     if sorted(map(key, g)) != sorted(map(key, p)):
-        return True
-    return g != p  # same bag: only an order difference (the extension checks ties)
+        return True, details
+    return g != p, details  # same bag: only an order difference (the extension checks ties)
 
 
-def evaluate(con, rows, data, budget=None):
+def evaluate(con, rows, data, budget=None, keep_counterexamples=False):
     out = []
     opts = json.dumps({"budget_ms": budget}) if budget else None
     for row in rows:
-        schema = pair_schema(row, data) if not row.get("_schema") else row["_schema"]
+        schema = row.get("_schema") or pair_schema(row, data, spiderdk_markdown=True)
         t0 = time.perf_counter()
         v = con.execute("SELECT sql_equivalent(?, ?, ?, ?)", (row["gold"], row["pred"], schema, opts)).fetchone()[0]
         dt = time.perf_counter() - t0
         reason = con.execute("SELECT sql_equivalent_reason(?, ?, ?, ?)",
                              (row["gold"], row["pred"], schema, opts)).fetchone()[0]
-        rc = None
-        if v == 0 and schema and not schema.lstrip().startswith("{"):
-            rc = recheck(con, row["gold"], row["pred"], schema)
-        out.append({"id": row.get("id"), "label": row.get("label"), "v": v, "t": dt, "reason": reason,
-                    "recheck": rc, "gold": row["gold"], "pred": row["pred"]})
+        rc, details = None, None
+        if v == 0 and schema:
+            rc, details = recheck(con, row["gold"], row["pred"], schema)
+        r = {"id": row.get("id"), "db_id": row.get("db_id"), "label": row.get("label"), "v": v, "t": dt,
+             "reason": reason, "recheck": rc, "gold": row["gold"], "pred": row["pred"]}
+        if details and keep_counterexamples:
+            r["counterexample"] = details
+        out.append(r)
     return out
 
 
@@ -149,6 +214,8 @@ def main():
     ap.add_argument("--show", default="", help="print pairs whose reason starts with this")
     ap.add_argument("--disproved-label1", action="store_true")
     ap.add_argument("--dump", default="", help="write every verdict (JSON lines) to this file")
+    ap.add_argument("--counterexamples", action="store_true",
+                    help="with --dump: add each disproof's database, both outputs and their re-run")
     a = ap.parse_args()
     data = Path(a.data)
     con = connect()
@@ -163,7 +230,7 @@ def main():
         bird = bird[:a.limit]
     for r in bird:
         r["_schema"] = json.dumps(schemas[r["db_id"]])
-    res = [] if a.skip_bird else evaluate(con, bird, data, a.budget or None)
+    res = [] if a.skip_bird else evaluate(con, bird, data, a.budget or None, a.counterexamples)
     if res:
         print(summary("bird_dev_dail" + (" (all)" if a.bird_all else " (150 sample)"), res))
     all_res = {"bird": res}
@@ -171,7 +238,7 @@ def main():
         rows = [json.loads(l) for l in open(data / f"{s}.jsonl")]
         if a.limit:
             rows = rows[:a.limit]
-        r2 = evaluate(con, rows, data, a.budget or None)
+        r2 = evaluate(con, rows, data, a.budget or None, a.counterexamples)
         all_res[s] = r2
         print(summary(s, r2))
     print()
@@ -187,7 +254,9 @@ def main():
             if a.show and r["reason"].startswith(a.show):
                 print(f"[{name} {r['id']}] {r['reason']}\n  gold: {r['gold']}\n  pred: {r['pred']}")
             if a.disproved_label1 and r["label"] == 1 and r["v"] == 0:
-                print(f"[{name} {r['id']} label 1 disproved]\n  gold: {r['gold']}\n  pred: {r['pred']}")
+                print(f"[{name} {r['id']} label 1 disproved] {r['reason']}\n  gold: {r['gold']}\n  pred: {r['pred']}")
+            if (r.get("counterexample") or {}).get("violations"):
+                print(f"[{name} {r['id']} BREAKS SCHEMA] {r['counterexample']['violations']}")
             if r["recheck"] is False:
                 print(f"[{name} {r['id']} CONTRADICTED] {r['reason']}\n  gold: {r['gold']}\n  pred: {r['pred']}")
 

@@ -40,7 +40,8 @@ pub fn instance_bounds() -> ExecOptions {
     }
 }
 
-fn quote(id: &str) -> String {
+/// `id` as a double-quoted SQL identifier.
+pub fn quote(id: &str) -> String {
     format!("\"{}\"", id.replace('"', "\"\""))
 }
 
@@ -112,6 +113,7 @@ pub fn is_internal(table: &str) -> bool {
 /// that breaks a key, for example).
 pub fn open_database(schema: &Schema, db: &Database) -> Result<Connection, String> {
     let conn = Connection::open_in_memory().map_err(|e| e.to_string())?;
+    super::functions::register(&conn).map_err(|e| e.to_string())?;
     for stmt in create_statements(schema) {
         conn.execute(&stmt, [])
             .map_err(|e| format!("{stmt}: {e}"))?;

@@ -13,11 +13,15 @@
 //! ORDER BY in the prediction is ignored when the gold has none; any two empty results match
 //! (e.g. a wrong WHERE on an empty table); `1` equals `1.0`.
 //!
+//! The engine is the SQLite sqlite-loadable compiles in (3.39): `concat` and `concat_ws` (3.44) are added
+//! to every connection ([`functions`]), as predictions use them and current evaluators accept them.
+//!
 //! Bounds: the file is opened read-only; each query runs under a time budget (progress handler) and a
 //! row limit; a gold query that fails, times out or is too large is an error, a prediction that does
 //! is a mismatch.
 
 pub mod compare;
+pub mod functions;
 pub mod instance;
 mod rewrite;
 
@@ -136,6 +140,7 @@ pub fn exec_match_with(db_path: &str, gold: &str, pred: &str, opts: &ExecOptions
         OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
     )
     .map_err(|e| arg(format!("cannot be opened read-only: {e}")))?;
+    functions::register(&conn).map_err(|e| Error::Internal(format!("exec_match: {e}")))?;
     let (mut g, mut p) = (postprocess(gold), postprocess(pred));
     if !opts.keep_distinct {
         g = remove_distinct(&g);

@@ -8,7 +8,9 @@
 //! instance size (paper Algorithm 1). What the solver cannot model (string and date functions,
 //! casts between text and numbers, correlated values it cannot reach) is left unconstrained: a
 //! speculative value, and running the queries decides. `verdict` runs both queries on the
-//! databases generated for both and re-checks any difference before reporting it.
+//! databases generated for both, and on value variants of each (`variants`: NULLs replaced, case
+//! swapped, numbers moved, values repeated, every declared key kept), and re-checks any
+//! difference before reporting it.
 
 pub mod aggregate;
 pub mod boundary;
@@ -24,6 +26,7 @@ pub mod setops;
 pub mod solver;
 pub mod symbolic;
 pub mod ties;
+pub mod variants;
 pub mod verdict;
 
 pub use evidence::Evidence;

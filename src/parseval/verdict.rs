@@ -7,6 +7,7 @@ use super::evidence::{without_nulls, Evidence};
 use super::options::Options;
 use super::search::{generate, Generated};
 use super::ties::{cutoff, order_determined, orders_by_hidden_keys, Cutoff};
+use super::variants::{foreign_keys_hold, variants};
 use crate::cache::TextCache;
 use crate::error::Result;
 use crate::exec::instance::{compare_on, open_database, Database, Outcome, RowOrder};
@@ -259,12 +260,19 @@ pub fn decide(gold: &str, pred: &str, schema: Arc<Schema>, opts: &Options) -> De
     // the strongest counterexample so far; the search stops at the first ordinary one
     let mut best: Option<Counterexample> = None;
     let mut check = |suite: &Generated, tried: &mut usize| -> Option<Verdict> {
-        for inst in &suite.instances {
-            let Ok(conn) = open_database(&schema, &inst.db) else {
-                invalid += 1;
+        // each generated database, then its value variants (see variants.rs)
+        let candidates = suite.instances.iter().flat_map(|inst| {
+            std::iter::once((true, inst.db.clone()))
+                .chain(variants(&schema, &inst.db).into_iter().map(|v| (false, v)))
+        });
+        for (generated, db) in candidates {
+            let Ok(conn) = open_database(&schema, &db) else {
+                invalid += usize::from(generated);
                 continue;
             };
-            *tried += 1;
+            if !generated && !foreign_keys_hold(&conn, &schema) {
+                continue;
+            }
             // ORDER BY keys the gold does not output: its rows compare as a list where both
             // queries' orders are determined (no two rows share their keys), else as above
             let order = match &pred_plan {
@@ -279,14 +287,15 @@ pub fn decide(gold: &str, pred: &str, schema: Arc<Schema>, opts: &Options) -> De
             };
             let listed = order != base_order;
             let c = compare_on(&conn, gold, pred, &order);
+            *tried += usize::from(generated);
             if c.gold_failed {
-                if let Outcome::Error(e) | Outcome::Bound(e) = &c.gold {
+                if let (true, Outcome::Error(e) | Outcome::Bound(e)) = (generated, &c.gold) {
                     gold_failure.get_or_insert_with(|| e.clone());
                 }
                 continue;
             }
             for o in [&c.gold, &c.pred] {
-                if let Outcome::Rows(r) = o {
+                if let (true, Outcome::Rows(r)) = (generated, o) {
                     any_rows |= !r.is_empty();
                 }
             }
@@ -311,11 +320,11 @@ pub fn decide(gold: &str, pred: &str, schema: Arc<Schema>, opts: &Options) -> De
             }
             if c.differ {
                 // re-check on a fresh copy before reporting
-                let again = open_database(&schema, &inst.db)
-                    .map(|conn| compare_on(&conn, gold, pred, &order));
+                let again =
+                    open_database(&schema, &db).map(|conn| compare_on(&conn, gold, pred, &order));
                 if let Ok(again) = again {
                     if again.differ {
-                        let found = strongest(&schema, gold, pred, &order, listed, &inst.db, again);
+                        let found = strongest(&schema, gold, pred, &order, listed, &db, again);
                         if best.as_ref().is_none_or(|b| found.evidence < b.evidence) {
                             best = Some(found);
                         }

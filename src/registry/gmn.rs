@@ -88,8 +88,8 @@ fn prepare_hybrid(args: &Args<'_>) -> Result<Output> {
 }
 
 /// Scores a whole chunk of rows of `function` (a GMN similarity): graphs are built in parallel,
-/// then scored in batches of up to [`BATCH_PAIRS`] pairs, batches in parallel. Results are in row
-/// order; `None` when `function` has no batched form.
+/// grouped by size, then scored in batches of up to [`BATCH_PAIRS`] pairs, batches in parallel.
+/// Results are in row order; `None` when `function` has no batched form.
 pub fn call_batch(
     function: &'static ScalarFunction,
     rows: &[Vec<Value<'_>>],
@@ -120,6 +120,9 @@ pub fn call_batch(
             (out, _) => results.push(out),
         }
     }
+    // Similar-size graphs share a model run: a batch is padded to its widest graph, and the dense
+    // adjacency grows with the square of that width.
+    pending.sort_by_key(|(row, g)| (width(g), *row));
     let batches = batches(&pending, model.relations());
     let scored: Vec<(usize, std::result::Result<Vec<f64>, String>)> = batches
         .par_iter()
@@ -148,6 +151,28 @@ pub fn call_batch(
     Some(results)
 }
 
+/// Nodes of the larger side of a pair: the width the pair pads its batch to.
+fn width(pair: &PairGraph) -> usize {
+    pair.gold.len().max(pair.pred.len())
+}
+
+/// Padded node slots of the model runs `ranges` over `pending` (both sides): what size grouping
+/// saves.
+#[cfg(test)]
+fn padded_slots(pending: &[(usize, PairGraph)], ranges: &[std::ops::Range<usize>]) -> usize {
+    ranges
+        .iter()
+        .map(|r| {
+            2 * r.len()
+                * pending[r.clone()]
+                    .iter()
+                    .map(|(_, g)| width(g))
+                    .max()
+                    .unwrap_or(0)
+        })
+        .sum()
+}
+
 /// Consecutive ranges of `pending` forming model runs: at most [`BATCH_PAIRS`] pairs and
 /// [`BATCH_ADJACENCY`] adjacency floats per side.
 fn batches(pending: &[(usize, PairGraph)], relations: usize) -> Vec<std::ops::Range<usize>> {
@@ -155,14 +180,14 @@ fn batches(pending: &[(usize, PairGraph)], relations: usize) -> Vec<std::ops::Ra
     let mut start = 0;
     let mut widest = 0;
     for (i, (_, g)) in pending.iter().enumerate() {
-        let n = g.gold.len().max(g.pred.len()).max(widest);
+        let n = width(g).max(widest);
         let count = i + 1 - start;
         if i > start
             && (count > BATCH_PAIRS || adjacency_size(count, relations, n) > BATCH_ADJACENCY)
         {
             out.push(start..i);
             start = i;
-            widest = g.gold.len().max(g.pred.len());
+            widest = width(g);
         } else {
             widest = n;
         }
@@ -197,6 +222,38 @@ mod tests {
             .iter()
             .all(|r| !r.is_empty() && r.len() <= BATCH_PAIRS));
         assert!(batches(&[], 3).is_empty());
+    }
+
+    #[test]
+    fn grouping_by_size_pads_less_than_row_order() {
+        let small =
+            pair_graph("SELECT a FROM t", "SELECT b FROM t", None, Model::FuncEval).unwrap();
+        let large = pair_graph(
+            "SELECT t.a, count(*) FROM t JOIN u ON t.id = u.tid WHERE t.b > 3 AND u.c LIKE 'x%' \
+             GROUP BY t.a HAVING count(*) > 2 ORDER BY t.a LIMIT 5",
+            "SELECT t.a, count(u.c) FROM t JOIN u ON t.id = u.tid WHERE t.b >= 3 GROUP BY t.a",
+            None,
+            Model::FuncEval,
+        )
+        .unwrap();
+        assert!(width(&large) > width(&small));
+        let mut pending: Vec<(usize, PairGraph)> = (0..2 * BATCH_PAIRS)
+            .map(|i| {
+                (
+                    i,
+                    if i % 2 == 0 {
+                        small.clone()
+                    } else {
+                        large.clone()
+                    },
+                )
+            })
+            .collect();
+        let in_row_order = padded_slots(&pending, &batches(&pending, 3));
+        pending.sort_by_key(|(row, g)| (width(g), *row));
+        let grouped = padded_slots(&pending, &batches(&pending, 3));
+        assert_eq!(in_row_order, 4 * BATCH_PAIRS * width(&large));
+        assert_eq!(grouped, 2 * BATCH_PAIRS * (width(&small) + width(&large)));
     }
 
     #[test]

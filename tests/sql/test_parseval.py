@@ -18,6 +18,9 @@ EQUIVALENT = [
      "SELECT count(*) FROM song JOIN singer ON song.singer_id = singer.singer_id"),
     ("SELECT country, count(*) FROM singer GROUP BY country",
      "SELECT country, count(singer_id) FROM singer GROUP BY country"),
+    # concat/concat_ws (SQLite 3.44) run on the engine's older SQLite
+    ("SELECT name || '!' FROM singer", "SELECT concat(name, '!') FROM singer"),
+    ("SELECT concat(name, ', ', singer_id) FROM singer", "SELECT concat_ws(', ', name, singer_id) FROM singer"),
 ]
 
 DIFFERENT = [
@@ -29,6 +32,13 @@ DIFFERENT = [
     ("SELECT name FROM singer ORDER BY age DESC LIMIT 1",
      "SELECT name FROM singer WHERE age = (SELECT max(age) FROM singer)"),
     ("SELECT name FROM singer", "SELECT nme FROM singer"),
+    ("SELECT concat(name, '!') FROM singer", "SELECT concat(name, '?') FROM singer"),
+    # differences only in what is output or in case: value variants of the generated databases
+    ("SELECT upper(country) FROM singer", "SELECT country FROM singer"),
+    ("SELECT age + 1 FROM singer", "SELECT age FROM singer"),
+    ("SELECT round(sales, 1) FROM song", "SELECT sales FROM song"),
+    ("SELECT count(DISTINCT country) FROM singer", "SELECT count(country) FROM singer"),
+    ("SELECT singer_id FROM singer WHERE name = 'Ann'", "SELECT singer_id FROM singer WHERE name LIKE 'Ann'"),
 ]
 
 

@@ -84,5 +84,10 @@ def test_exec_match(host, database):
     assert host.value(query, [database, "SELECT name FROM singer WHERE age > 20",
                               "SELECT name FROM singer"]) == 0
     assert host.value(query, [database, "SELECT name FROM singer", "SELEC broken"]) == 0
+    # concat/concat_ws are SQLite 3.44's: predictions using them run, as in current evaluators
+    assert host.value(query, [database, "SELECT name || ' ' || age FROM singer",
+                              "SELECT concat_ws(' ', name, age) FROM singer"]) == 1
+    assert host.value(query, [database, "SELECT name || age FROM singer",
+                              "SELECT concat(name, age + 1) FROM singer"]) == 0
     with pytest.raises(HostError, match="exec_match"):
         host.value(query, ["/no/such.sqlite", "SELECT 1", "SELECT 1"])

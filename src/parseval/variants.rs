@@ -1,0 +1,254 @@
+//! Value variants of a generated database: the same rows with NULLs replaced, letter case swapped,
+//! numbers moved, text lengthened or values repeated, keeping every declared constraint. Coverage
+//! branches fix the values a query's conditions read; the values it only outputs stay arbitrary
+//! (often NULL), so `upper(name)` against `name`, `a + 1` against `a` or `count(DISTINCT a)`
+//! against `count(a)` need other data to part. Any valid database that tells two queries apart is a
+//! counterexample, so a variant needs no coverage of its own, only the schema's constraints.
+
+use rusqlite::types::Value;
+use rusqlite::Connection;
+
+use super::evidence::without_nulls;
+use crate::exec::instance::{quote, Database};
+use crate::schema::Schema;
+
+/// The variants of `db` worth running, at most three: NULLs replaced (when there are any), then,
+/// on that NULL-free copy, "swapped" (letter case swapped, integers v → 2v + 3, reals r → 2r + 0.25)
+/// and "repeated" (numbers negated, text padded as " t" + t + "z", and each free column's first
+/// value repeated down the table). Text that reads as a number is moved with the numbers, so a text
+/// column referencing a number key keeps matching it. Variants equal to `db` are left out.
+pub fn variants(schema: &Schema, db: &Database) -> Vec<Database> {
+    let mut out = Vec::new();
+    let base = match without_nulls(schema, db) {
+        Some(plain) => {
+            out.push(plain.clone());
+            plain
+        }
+        None => db.clone(),
+    };
+    if base.tables.iter().all(|t| t.rows.is_empty()) {
+        return out;
+    }
+    out.push(mapped(&base, &swapped));
+    let mut repeated = mapped(&base, &negated_and_padded);
+    repeat_free_columns(schema, &mut repeated);
+    out.push(repeated);
+    out.retain(|v| v != db);
+    out
+}
+
+/// True when every foreign key of `schema` holds in the database open on `conn` (SQLite's own
+/// comparison rules decide a match, as in the queries' joins); tables that are not there count
+/// as empty.
+pub fn foreign_keys_hold(conn: &Connection, schema: &Schema) -> bool {
+    let name = |c: usize| schema.columns.get(c).map(|c| quote(&c.name));
+    for table in &schema.tables {
+        for fk in &table.foreign_keys {
+            let Some(parent) = schema.tables.get(fk.referenced_table) else {
+                continue;
+            };
+            let pairs: Option<Vec<(String, String)>> = fk
+                .columns
+                .iter()
+                .zip(&fk.referenced_columns)
+                .map(|(&c, &r)| Some((name(c)?, name(r)?)))
+                .collect();
+            let Some(pairs) = pairs.filter(|p| !p.is_empty()) else {
+                continue;
+            };
+            let present = pairs
+                .iter()
+                .map(|(c, _)| format!("c.{c} IS NOT NULL"))
+                .collect::<Vec<_>>()
+                .join(" AND ");
+            let matched = pairs
+                .iter()
+                .map(|(c, r)| format!("p.{r} = c.{c}"))
+                .collect::<Vec<_>>()
+                .join(" AND ");
+            let sql = format!(
+                "SELECT count(*) FROM {} AS c WHERE {present} AND NOT EXISTS \
+                 (SELECT 1 FROM {} AS p WHERE {matched})",
+                quote(&table.name),
+                quote(&parent.name)
+            );
+            match conn.query_row(&sql, [], |row| row.get::<_, i64>(0)) {
+                Ok(0) => {}
+                _ => return false,
+            }
+        }
+    }
+    true
+}
+
+fn mapped(db: &Database, f: &dyn Fn(&Value) -> Value) -> Database {
+    let mut out = db.clone();
+    for t in &mut out.tables {
+        for row in &mut t.rows {
+            for v in row.iter_mut() {
+                *v = f(v);
+            }
+        }
+    }
+    out
+}
+
+/// Letter case swapped; integers 2v + 3 (odd, order kept); reals 2r + 0.25 (a fraction).
+fn swapped(v: &Value) -> Value {
+    match v {
+        Value::Integer(i) => Value::Integer(i.saturating_mul(2).saturating_add(3)),
+        Value::Real(r) => Value::Real(2.0 * r + 0.25),
+        Value::Text(t) => match number_in(t) {
+            Some(n) => Value::Text(text_number(swapped(&n))),
+            None => Value::Text(t.chars().map(swap_case).collect()),
+        },
+        other => other.clone(),
+    }
+}
+
+/// Numbers negated (order reversed); text padded: a leading space, doubled, a trailing letter.
+fn negated_and_padded(v: &Value) -> Value {
+    match v {
+        Value::Integer(i) => Value::Integer(i.saturating_neg()),
+        Value::Real(r) => Value::Real(-r),
+        Value::Text(t) => match number_in(t) {
+            Some(n) => Value::Text(text_number(negated_and_padded(&n))),
+            None => Value::Text(format!(" {t}{t}z")),
+        },
+        other => other.clone(),
+    }
+}
+
+fn swap_case(c: char) -> char {
+    if c.is_ascii_lowercase() {
+        c.to_ascii_uppercase()
+    } else {
+        c.to_ascii_lowercase()
+    }
+}
+
+/// The number a text spells exactly as SQLite would compare it with a number column.
+fn number_in(t: &str) -> Option<Value> {
+    if let Ok(i) = t.parse::<i64>() {
+        return (i.to_string() == t).then_some(Value::Integer(i));
+    }
+    None
+}
+
+fn text_number(v: Value) -> String {
+    match v {
+        Value::Integer(i) => i.to_string(),
+        Value::Real(r) => r.to_string(),
+        _ => String::new(),
+    }
+}
+
+/// Each column that no key, unique constraint or foreign key involves takes its first row's value
+/// in every row of its table, so duplicates appear (DISTINCT, COUNT(DISTINCT ..), GROUP BY).
+fn repeat_free_columns(schema: &Schema, db: &mut Database) {
+    let bound: std::collections::HashSet<usize> = schema
+        .tables
+        .iter()
+        .flat_map(|t| {
+            let keys = t.primary_key.iter().chain(t.unique_keys.iter().flatten());
+            let fks = t
+                .foreign_keys
+                .iter()
+                .flat_map(|fk| fk.columns.iter().chain(&fk.referenced_columns));
+            keys.chain(fks).copied().collect::<Vec<_>>()
+        })
+        .collect();
+    for t in &mut db.tables {
+        let Some(table) = schema.tables.get(t.table) else {
+            continue;
+        };
+        let Some(first) = t.rows.first().cloned() else {
+            continue;
+        };
+        for (i, &column) in table.columns.iter().enumerate() {
+            if bound.contains(&column) {
+                continue;
+            }
+            for row in t.rows.iter_mut().skip(1) {
+                if let (Some(slot), Some(v)) = (row.get_mut(i), first.get(i)) {
+                    *slot = v.clone();
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::exec::instance::{open_database, TableRows};
+
+    fn schema() -> std::sync::Arc<Schema> {
+        crate::plan::prepared::schema_argument(
+            "CREATE TABLE p(id INTEGER PRIMARY KEY, name TEXT, a INTEGER, x REAL);\
+             CREATE TABLE c(cid INTEGER PRIMARY KEY, pid TEXT REFERENCES p(id), note TEXT)",
+        )
+        .unwrap()
+        .schema
+        .clone()
+    }
+
+    fn db() -> Database {
+        let t = |s: &str| Value::Text(s.into());
+        Database {
+            tables: vec![
+                TableRows {
+                    table: 0,
+                    rows: vec![
+                        vec![Value::Integer(1), t("Ann"), Value::Null, Value::Real(1.0)],
+                        vec![
+                            Value::Integer(-2),
+                            t("bob"),
+                            Value::Integer(4),
+                            Value::Real(2.0),
+                        ],
+                    ],
+                },
+                TableRows {
+                    table: 1,
+                    rows: vec![vec![Value::Integer(7), t("1"), t("x")]],
+                },
+            ],
+        }
+    }
+
+    #[test]
+    fn variants_keep_keys_and_references() {
+        let s = schema();
+        let all = variants(&s, &db());
+        assert_eq!(all.len(), 3, "NULLs replaced, swapped, repeated");
+        for v in &all {
+            let conn = open_database(&s, v).expect("keys hold");
+            assert!(foreign_keys_hold(&conn, &s), "{v:?}");
+            assert!(v.tables[0].rows.iter().flatten().all(|x| *x != Value::Null));
+        }
+        let swapped = &all[1].tables[0].rows;
+        assert_eq!(swapped[0][0], Value::Integer(5));
+        assert_eq!(swapped[0][1], Value::Text("aNN".into()));
+        assert_eq!(swapped[1][3], Value::Real(4.25));
+        // the text reference follows its number key
+        assert_eq!(all[1].tables[1].rows[0][1], Value::Text("5".into()));
+        let repeated = &all[2].tables[0].rows;
+        assert_eq!(repeated[0][1], Value::Text(" AnnAnnz".into()));
+        assert_eq!(
+            repeated[1][1], repeated[0][1],
+            "a free column repeats its first value"
+        );
+        assert_ne!(repeated[1][0], repeated[0][0], "a key never repeats");
+    }
+
+    #[test]
+    fn a_broken_reference_is_seen() {
+        let s = schema();
+        let mut bad = db();
+        bad.tables[1].rows[0][1] = Value::Text("A".into());
+        let conn = open_database(&s, &bad).unwrap();
+        assert!(!foreign_keys_hold(&conn, &s));
+        assert!(variants(&s, &Database::default()).is_empty());
+    }
+}
