@@ -247,3 +247,28 @@ fn look_alikes_get_different_plans() {
         assert_ne!(shape(a, &schema), shape(b, &schema), "\n{a}\n{b}");
     }
 }
+
+#[test]
+fn fetch_first_rows_only_plans_as_a_limit() {
+    let schema = Schema::from_argument("CREATE TABLE singer (name TEXT, age INTEGER)").unwrap();
+    let plan = |sql: &str| plan_sql(sql, &schema).map(|p| p.explain());
+    let same = [
+        (
+            "SELECT name FROM singer ORDER BY age DESC FETCH FIRST 3 ROWS ONLY",
+            "SELECT name FROM singer ORDER BY age DESC LIMIT 3",
+        ),
+        (
+            "SELECT name FROM singer ORDER BY age OFFSET 2 ROWS FETCH NEXT 1 ROW ONLY",
+            "SELECT name FROM singer ORDER BY age LIMIT 1 OFFSET 2",
+        ),
+        (
+            "SELECT name FROM singer ORDER BY age FETCH FIRST ROW ONLY",
+            "SELECT name FROM singer ORDER BY age LIMIT 1",
+        ),
+    ];
+    for (fetch, limit) in same {
+        assert_eq!(plan(fetch).unwrap(), plan(limit).unwrap(), "{fetch}");
+    }
+    let ties = plan("SELECT name FROM singer ORDER BY age FETCH FIRST 1 ROWS WITH TIES");
+    assert!(ties.unwrap_err().contains("WITH TIES"));
+}

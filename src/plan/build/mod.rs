@@ -127,9 +127,6 @@ impl<'a> Builder<'a> {
             Some(OrderByKind::All(_)) => return Err("ORDER BY ALL is not supported".into()),
             None => Vec::new(),
         };
-        if q.fetch.is_some() {
-            return Err("FETCH is not supported".into());
-        }
         match &*q.body {
             SetExpr::Select(s) => self.select(s, &order, limit, offset, outer),
             SetExpr::Query(inner) if order.is_empty() && limit.is_none() && offset.is_none() => {
@@ -311,14 +308,30 @@ fn limit_offset(q: &Query) -> BuildResult<(Option<Expr>, Option<Expr>)> {
             _ => Err("LIMIT/OFFSET expressions are not supported".into()),
         }
     };
-    match &q.limit_clause {
-        None => Ok((None, None)),
-        Some(LimitClause::LimitOffset { limit, offset, .. }) => Ok((
+    let (limit, offset) = match &q.limit_clause {
+        None => (None, None),
+        Some(LimitClause::LimitOffset { limit, offset, .. }) => (
             limit.as_ref().map(constant).transpose()?,
             offset.as_ref().map(|o| constant(&o.value)).transpose()?,
-        )),
+        ),
         Some(LimitClause::OffsetCommaLimit { offset, limit }) => {
-            Ok((Some(constant(limit)?), Some(constant(offset)?)))
+            (Some(constant(limit)?), Some(constant(offset)?))
+        }
+    };
+    // standard SQL's `[OFFSET n ROWS] FETCH {FIRST | NEXT} [m] {ROW | ROWS} ONLY` (Calcite's
+    // default dialect) is LIMIT m (1 without a count)
+    match &q.fetch {
+        None => Ok((limit, offset)),
+        Some(_) if limit.is_some() => Err("LIMIT together with FETCH is not supported".into()),
+        Some(f) if f.with_ties || f.percent => {
+            Err("FETCH ... PERCENT or WITH TIES is not supported".into())
+        }
+        Some(f) => {
+            let count = match &f.quantity {
+                Some(e) => constant(e)?,
+                None => Expr::Literal(Literal::Integer(1)),
+            };
+            Ok((Some(count), offset))
         }
     }
 }
