@@ -109,8 +109,6 @@ def mutate(schema, spec, rng):
         ops += ["wrong_join_key", "drop_join"]
     if s["setop"]:
         ops += ["setop_change", "setop_change"]
-    if s["select"][0][0] in ("MAX", "MIN") and len(s["select"]) == 1 and not s["group"]:
-        ops += ["max_to_orderby", "max_to_orderby"]
     if s["order"] and s["limit"] == 1 and s["order"][0][0][0] is None and not s["group"]:
         ops += ["orderby_to_max"]
     op = rng.choice(ops)
@@ -265,11 +263,6 @@ def mutate(schema, spec, rng):
     elif op == "setop_change":
         o, other = s["setop"]
         s["setop"] = (rng.choice([x for x in ["UNION", "INTERSECT", "EXCEPT", "UNION ALL"] if x != o]), other)
-    elif op == "max_to_orderby":
-        a, ref = s["select"][0]
-        s["select"] = [(None, ref)]
-        s["order"] = [((None, ref), "DESC" if a == "MAX" else "ASC")]
-        s["limit"] = 1
     elif op == "orderby_to_max":
         (it, d) = s["order"][0]
         ref = it[1]
@@ -291,7 +284,7 @@ def gold_style(rng):
     double-quoted strings), or Calcite's SQL (backticks, EXPR$i aliases), as the Spider-Pair gold is."""
     gs = random_style(rng)
     gs.update(commute=False, shuffle=False, between_expand=False, in_or=False, join_swap=False,
-              count_pk=False, exists=False, distinct_group=False, sel_alias=False,
+              count_pk=False, exists=False, distinct_group=False, sel_alias=False, num_str=False,
               ident_case=rng.choice(["orig", "orig", "upper_tables"]), dq=rng.random() < 0.3)
     if rng.random() < CALCITE_GOLD:
         gs.update(calcite=True, upper=True, alias=rng.choice(["none", "table"]), dq=False, ident_case="orig")

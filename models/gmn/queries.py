@@ -179,6 +179,7 @@ def random_style(rng):
         "sel_alias": rng.random() < 0.3,
         "order_alias": rng.random() < 0.7,
         "calcite": False,
+        "num_str": rng.random() < 0.1,
         "upper": rng.random() < 0.8,
         "commute": rng.random() < 0.4,
         "shuffle": rng.random() < 0.4,
@@ -358,6 +359,12 @@ class Renderer:
         rr._first = spec["from"][0]
         return rr.render(spec)
 
+    def kind(self, ref):
+        try:
+            return dict(self.s.table(ref[0]).cols).get(ref[1])
+        except KeyError:
+            return None
+
     def lit(self, v):
         return lit(v, self.st.get("dq", False) and not self.st.get("calcite"))
 
@@ -373,7 +380,10 @@ class Renderer:
         if k == "null":
             return col + " " + self.kw("IS NULL")
         if k == "cmp":
-            return self.cmp(col, c["op"], self.lit(c["v"]))
+            v = c["v"]
+            if self.st.get("num_str") and isinstance(v, int) and self.kind(c["c"]) == "num":
+                v = str(v)  # '4' for 4: a numeric column's affinity makes them compare equal
+            return self.cmp(col, c["op"], self.lit(v))
         if k == "like":
             return col + " " + self.kw("LIKE ") + self.lit(c["v"])
         if k == "in":

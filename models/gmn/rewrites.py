@@ -18,7 +18,7 @@ import copy
 
 SIMPLE = ("cmp", "like", "in", "between")
 # equivalent under the public sets' convention, not under sql_equivalent's (see module doc)
-CONVENTION = {"select_permute", "except_notin", "anti_join"}
+CONVENTION = {"select_permute", "except_notin", "anti_join", "max_orderby"}
 
 
 def _refs(x, out):
@@ -108,6 +108,20 @@ def anti_join(spec, rng):
     return s
 
 
+def max_orderby(spec):
+    """SELECT MAX(x) ... -> SELECT x ... ORDER BY x DESC LIMIT 1 (the same value; no row instead of a
+    NULL row when nothing matches, which sql_equivalent counts and test-suite databases rarely show)."""
+    if len(spec["select"]) != 1 or spec["select"][0][0] not in ("MAX", "MIN") or spec["group"] or spec["setop"] \
+            or spec["order"] or spec["limit"] is not None:
+        return None
+    a, ref = spec["select"][0]
+    s = copy.deepcopy(spec)
+    s["select"] = [(None, ref)]
+    s["order"] = [((None, ref), "DESC" if a == "MAX" else "ASC")]
+    s["limit"] = 1
+    return s
+
+
 def select_permute(spec):
     if len(spec["select"]) < 2 or spec["setop"]:
         return None
@@ -125,6 +139,8 @@ def structural(schema, spec, rng):
         opts += ["setop"] * 3
     if any(c["k"] == "insub" and c["neg"] for c in spec["where"]) and len(spec["from"]) == 1 and not spec["setop"]:
         opts += ["anti_join"] * 2
+    if max_orderby(spec) is not None:
+        opts += ["max_orderby"] * 2
     if select_permute(spec) is not None and (opts or rng.random() < 0.2):
         opts += ["select_permute"]
     if not opts:
@@ -137,4 +153,6 @@ def structural(schema, spec, rng):
     if k == "anti_join":
         s = anti_join(spec, rng)
         return (s, "anti_join") if s is not None else None
+    if k == "max_orderby":
+        return max_orderby(spec), "max_orderby"
     return select_permute(spec), "select_permute"
