@@ -2,8 +2,8 @@
 
 The surface styles of queries.py keep a query's shape (same joins, same subqueries). LLM
 predictions often change the shape instead: a JOIN written as an IN subquery, INTERSECT as IN,
-EXCEPT as NOT IN, UNION as OR, NOT IN as LEFT JOIN ... IS NULL or NOT EXISTS, the select
-columns in another order. Validation error analysis (models/README.md) showed that the shipped
+EXCEPT as NOT IN, UNION as OR, NOT IN as LEFT JOIN ... IS NULL or NOT EXISTS, COUNT(*) as
+COUNT(key), MAX(x) as ORDER BY x LIMIT 1, the select columns in another order. Validation error analysis (models/README.md) showed that the shipped
 models score these pairs as non-equivalent, because the generator never produced them.
 
 `structural(schema, spec, rng)` returns (new_spec, kind) or None. Most kinds are equivalences
@@ -64,6 +64,44 @@ def semi_join(spec):
     s["from"] = [a]
     sub = {"from": [b], "select": [(None, (b, cb))], "where": copy.deepcopy(theirs)}
     s["where"] = copy.deepcopy(mine) + [{"k": "insub", "c": (a, ca), "sub": sub, "neg": False}]
+    return s
+
+
+def in_to_join(spec, rng):
+    """a WHERE a.x IN (SELECT b.y FROM b WHERE q(b))  ->  a JOIN b ON a.x = b.y WHERE q(b): the reverse
+    of semi_join, from either end of the foreign key, so that the JOIN repeats rows when b is the
+    referencing table (sql_equivalent then finds the counterexample and the pair is a negative)."""
+    if len(spec["from"]) != 1 or spec["setop"]:
+        return None
+    cands = [c for c in spec["where"] if c["k"] == "insub" and not c["neg"]
+             and len(c["sub"]["from"]) == 1 and c["sub"]["from"][0] != spec["from"][0]
+             and all(x["k"] in SIMPLE for x in c["sub"]["where"])]
+    if not cands:
+        return None
+    c = rng.choice(cands)
+    a, ca = c["c"]
+    b, cb = c["sub"]["select"][0][1]
+    s = copy.deepcopy(spec)
+    i = spec["where"].index(c)
+    s["where"] = s["where"][:i] + copy.deepcopy(c["sub"]["where"]) + s["where"][i + 1:]
+    s["from"] = [a, b, (ca, cb)]
+    return s
+
+
+def count_key(spec):
+    """COUNT(*) -> COUNT(join key) over an inner join: every joined row has both keys non-NULL."""
+    if len(spec["from"]) != 3:
+        return None
+    a, _, (ca, _) = spec["from"]
+    key = (a, ca)
+    star = ("COUNT", None)
+    if star not in spec["select"] and not (spec["having"] and spec["having"][1] is None):
+        return None
+    s = copy.deepcopy(spec)
+    s["select"] = [(("COUNT", key) if it == star else it) for it in s["select"]]
+    s["order"] = [((("COUNT", key) if it == star else it), d) for it, d in s["order"]]
+    if s["having"] and s["having"][1] is None:
+        s["having"] = (s["having"][0], key) + tuple(s["having"][2:])
     return s
 
 
@@ -135,6 +173,10 @@ def structural(schema, spec, rng):
     opts = []
     if semi_join(spec) is not None:
         opts += ["semi_join"] * 3
+    if any(c["k"] == "insub" and not c["neg"] for c in spec["where"]) and len(spec["from"]) == 1:
+        opts += ["in_join"] * 3
+    if count_key(spec) is not None:
+        opts += ["count_key"]
     if setop_to_filter(spec) is not None:
         opts += ["setop"] * 3
     if any(c["k"] == "insub" and c["neg"] for c in spec["where"]) and len(spec["from"]) == 1 and not spec["setop"]:
@@ -153,6 +195,11 @@ def structural(schema, spec, rng):
     if k == "anti_join":
         s = anti_join(spec, rng)
         return (s, "anti_join") if s is not None else None
+    if k == "in_join":
+        s = in_to_join(spec, rng)
+        return (s, "in_join") if s is not None else None
+    if k == "count_key":
+        return count_key(spec), "count_key"
     if k == "max_orderby":
         return max_orderby(spec), "max_orderby"
     return select_permute(spec), "select_permute"

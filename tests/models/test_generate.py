@@ -162,7 +162,7 @@ def test_structural_positives_give_the_same_rows_on_null_free_data():
     rng = random.Random(1)
     dbs = [{s.db_id: filled_db(s, rng) for s in sch} for _ in range(3)]
     pairs = generate.generate(sch, 1500, seed=21)
-    kinds = {"intersect_in", "union_or", "except_notin", "anti_join", "select_permute", "max_orderby"}
+    kinds = {"intersect_in", "union_or", "except_notin", "anti_join", "select_permute", "max_orderby", "count_key"}
     checked = {}
     for p in pairs:
         if p["label"] != 1 or p["kind"] not in kinds or re.search(r"(?i)\blimit\b", p["gold"]):
@@ -184,7 +184,7 @@ def test_new_mistakes_and_rewrites_are_generated():
     pos = {p["kind"] for p in pairs if p["label"] == 1}
     for k in ("near_literal", "add_select_col", "drop_select_col", "extra_join", "left_join", "wrong_join_key"):
         assert k in neg, k
-    for k in ("semi_join", "intersect_in", "except_notin", "union_or", "anti_join", "rewrite"):
+    for k in ("semi_join", "in_join", "intersect_in", "except_notin", "union_or", "anti_join", "rewrite"):
         assert k in pos, k
     text = " ".join(p["pred"].upper() for p in pairs)
     for needle in (" LEFT JOIN ", " IS NULL", "NOT EXISTS (", " AS NUM_", "COUNT(DISTINCT "):
