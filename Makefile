@@ -168,7 +168,7 @@ GMN_PAIRS ?= 8000
 GMN_SEED ?= 20261121
 # Each model trains for its epochs or its minutes, whichever ends first (checked between batches),
 # so that the whole pipeline stays under an hour on 2 cores; the phase lines time each step.
-GMN_MODELS ?= funceval:7:14 hybrid:5:15
+GMN_MODELS ?= funceval:9:13 hybrid:7:17
 train-gmn: all venv
 	mkdir -p $(GMN_CACHE)
 	@date -u +"train-gmn phase labelling start %T"
