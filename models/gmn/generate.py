@@ -1,7 +1,8 @@
 """Synthetic Spider/BIRD-shaped SQL pairs for training the GMN metrics.
 
 Positives print one query spec (queries.py) under two random surface styles (equivalence-preserving
-rewrites); negatives print a mutated spec (one realistic mistake). Everything is driven by one
+rewrites) or print it next to a structural rewrite of it (rewrites.py); negatives print a mutated
+spec (one realistic mistake), sometimes in another query shape. Everything is driven by one
 `random.Random(seed)`, so a seed fixes the whole data set. Labels are then checked with
 `sql_equivalent` (dataset.py).
 """

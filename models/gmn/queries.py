@@ -2,8 +2,10 @@
 
 A query is a small spec (dict) over one schema (`Builder.query`); `render` prints it under a random surface
 style (aliases, operand order, BETWEEN vs >= AND <=, IN list vs OR chain, join order, IN
-subquery vs EXISTS, DISTINCT vs GROUP BY, COUNT(*) vs COUNT(pk), keyword case). generate.py
-builds the training pairs from these.
+subquery vs EXISTS, DISTINCT vs GROUP BY, COUNT(*) vs COUNT(pk), keyword and identifier case,
+double-quoted strings, LLM-style output names with ORDER BY by name, numbers written as strings,
+and Calcite's printing: backticks and `EXPR$i` names). Specs may also hold OR groups, IS NULL
+tests and LEFT JOINs (written by rewrites.py). generate.py builds the training pairs from these.
 """
 
 import copy
