@@ -27,6 +27,10 @@ def main(argv=None):
         print("sql_equivalent on synthetic pairs:", json.dumps(st["synthetic"]))
         print("BIRD DAIL:", json.dumps(st["bird_dev_dail"]), " WikiSQL halves:", json.dumps(st["wikisql"]))
         print()
+        if "synthetic_kinds" in st:
+            print("synthetic pairs by kind (label 0 / label 1):",
+                  ", ".join(f"{k} {n0}/{n1}" for k, (n0, n1) in st["synthetic_kinds"].items()))
+            print()
     for rp in a.reports:
         r = json.loads(Path(rp).read_text())
         onnx = Path(rp).with_name(r["model"] + "_gmn.onnx")

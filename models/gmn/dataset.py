@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 from models.gmn import generate, schemas
+from models.gmn.rewrites import CONVENTION
 
 OPTS = '{"budget_ms":300}'
 
@@ -76,6 +77,29 @@ def label_all(rows, ext, data, workers=2):
         return pool.map(_verdict, rows, chunksize=32)
 
 
+def apply_verdict(row, v, counts):
+    """The labelled synthetic pair for sql_equivalent's verdict v (1, 0 or None), or None to drop it.
+
+    A positive with a counterexample becomes a negative, except the CONVENTION rewrites (equivalent
+    under the public sets' labelling: columns as a set, key columns without NULLs); a negative
+    proved equivalent is dropped; undecided pairs keep their constructed label."""
+    r = dict(row, verdict=v)
+    if r["label"] == 1:
+        if v == 0 and r["kind"] in CONVENTION:
+            counts["pos_convention"] += 1
+        elif v == 0:
+            counts["pos_flipped"] += 1
+            r["label"] = 0
+        else:
+            counts["pos_kept" if v == 1 else "pos_undecided"] += 1
+        return r
+    if v == 1:
+        counts["neg_dropped"] += 1
+        return None
+    counts["neg_kept" if v == 0 else "neg_undecided"] += 1
+    return r
+
+
 def build(data: Path, ext: str, n_synth: int, seed: int, workers: int):
     stats = {}
     sch = schemas.load_spider(data) + schemas.load_bird_train(data)
@@ -86,23 +110,17 @@ def build(data: Path, ext: str, n_synth: int, seed: int, workers: int):
     verdicts = label_all(syn + bird_dev, ext, data, workers)
     stats["label_seconds"] = round(time.time() - t0, 1)
     out = []
-    c = {"pos_kept": 0, "pos_flipped": 0, "pos_undecided": 0, "neg_kept": 0, "neg_dropped": 0, "neg_undecided": 0}
+    c = {"pos_kept": 0, "pos_flipped": 0, "pos_convention": 0, "pos_undecided": 0, "neg_kept": 0, "neg_dropped": 0,
+         "neg_undecided": 0}
     for r, v in zip(syn, verdicts[: len(syn)]):
-        r = dict(r, verdict=v)
-        if r["label"] == 1:
-            if v == 0:
-                c["pos_flipped"] += 1
-                r["label"] = 0
-            else:
-                c["pos_kept" if v == 1 else "pos_undecided"] += 1
-            out.append(r)
-        else:
-            if v == 1:
-                c["neg_dropped"] += 1
-                continue
-            c["neg_kept" if v == 0 else "neg_undecided"] += 1
+        r = apply_verdict(r, v, c)
+        if r is not None:
             out.append(r)
     stats["synthetic"] = c
+    kinds = {}
+    for r in out:
+        kinds.setdefault(r["kind"], [0, 0])[r["label"]] += 1
+    stats["synthetic_kinds"] = dict(sorted(kinds.items(), key=lambda kv: -sum(kv[1])))
     b = {"label1": 0, "label0": 0, "undecided": 0}
     for r, v in zip(bird_dev, verdicts[len(syn):]):
         if v is None:

@@ -1,7 +1,8 @@
 """Synthetic Spider/BIRD-shaped SQL pairs for training the GMN metrics.
 
 Positives print one query spec (queries.py) under two random surface styles (equivalence-preserving
-rewrites); negatives print a mutated spec (one realistic mistake). Everything is driven by one
+rewrites) or print it next to a structural rewrite of it (rewrites.py); negatives print a mutated
+spec (one realistic mistake), sometimes in another query shape. Everything is driven by one
 `random.Random(seed)`, so a seed fixes the whole data set. Labels are then checked with
 `sql_equivalent` (dataset.py).
 """
@@ -10,14 +11,66 @@ import copy
 import random
 
 from models.gmn.queries import AGGS, NEG_OP, Builder, random_style, render
+from models.gmn.rewrites import structural
+
+# shares of structural rewrites (rewrites.py) among positives and of mistakes printed in another shape
+STRUCTURAL_POS = 0.4
+STRUCTURAL_NEG = 0.25
+# share of gold queries printed as Calcite SQL (the Spider-Pair gold is Calcite's RelToSql output)
+CALCITE_GOLD = 0.15
 
 
 # ---------------------------------------------------------------- mistakes (negatives)
 
+# near-miss spellings an LLM writes for a literal of the question (validation error analysis)
+NEAR = {"France": "French", "USA": "United States", "Male": "M", "F": "Female", "Yes": "Y", "London": "london",
+        "New York": "NY", "Engineering": "Engineer", "Math": "Mathematics", "Texas": "TX", "A": "a",
+        "active": "Active", "red": "Red", "blue": "Blue", "2010": "2010-01-01", "Paris": "Paris, France"}
+SUFFIXES = [" City", " Inc", " Airways", " University", " Street", " Team"]
+
+
+def near_miss(v, rng):
+    """A realistic wrong spelling of string literal v: case, a word more or less, a variant."""
+    opts = [v.lower(), v.upper(), v.title(), v + rng.choice(SUFFIXES), v + "s"]
+    if len(v) > 3:
+        opts.append(v[: len(v) // 2 + 1])
+    if " " in v:
+        opts.append(v.split(" ")[0])
+    if v in NEAR:
+        opts += [NEAR[v]] * 3
+    opts = [o for o in opts if o != v]
+    return rng.choice(opts)
+
+
+def _text_literals(c):
+    if c["k"] == "cmp" and isinstance(c["v"], str):
+        return [c["v"]]
+    if c["k"] == "in":
+        return [v for v in c["vals"] if isinstance(v, str)]
+    return []
+
+
+def _fk_links(schema, t):
+    """(column of t, other table, its column) for every FK edge at t."""
+    out = []
+    for a, ca, b, cb in schema.fks:
+        if a == t and b != t:
+            out.append((ca, b, cb))
+        if b == t and a != t:
+            out.append((cb, a, ca))
+    return out
+
+
+def _keyish(schema, t, c):
+    """A key-like column: in a foreign key, a primary key, or named like an id or a code."""
+    low = c.lower()
+    return (any((t, c) in ((a, ca), (b, cb)) for a, ca, b, cb in schema.fks) or c in schema.table(t).pk
+            or low.endswith(("id", "code", "_no", "number")))
+
 
 def _tables(schema, spec):
     frm = spec["from"]
-    return [schema.table(t) for t in (frm[:2] if len(frm) == 3 else frm[:1])]
+    return [schema.table(t) for t in (frm[:2] if len(frm) >= 3 else frm[:1])]
 
 
 def mutate(schema, spec, rng):
@@ -28,9 +81,19 @@ def mutate(schema, spec, rng):
     ops = []
     if s["where"]:
         ops += ["drop_cond", "flip_cmp", "wrong_col_where", "change_value", "in_notin"]
-    ops += ["extra_cond", "wrong_col_select"]
+    if any(_text_literals(c) for c in s["where"]):
+        ops += ["near_literal", "near_literal"]
+    ops += ["extra_cond", "wrong_col_select", "add_select_col"]
+    if len(s["select"]) > 1:
+        ops += ["drop_select_col"]
     if any(it[0] in AGGS for it in s["select"]):
         ops += ["swap_agg", "swap_agg"]
+    if any(it[0] == "COUNTD" for it in s["select"]):
+        ops += ["count_distinct"]
+    if len(s["from"]) == 1 and _fk_links(schema, s["from"][0]):
+        ops += ["extra_join", "extra_join"]
+    if len(s["from"]) == 3:
+        ops += ["left_join"]
     if s["group"]:
         ops += ["drop_group", "drop_group"]
         if s["having"]:
@@ -43,12 +106,10 @@ def mutate(schema, spec, rng):
         ops += ["order_dir", "order_dir"]
     if s["limit"] is not None:
         ops += ["limit_change", "drop_limit"]
-    if len(s["from"]) == 3:
+    if len(s["from"]) >= 3:
         ops += ["wrong_join_key", "drop_join"]
     if s["setop"]:
         ops += ["setop_change", "setop_change"]
-    if s["select"][0][0] in ("MAX", "MIN") and len(s["select"]) == 1 and not s["group"]:
-        ops += ["max_to_orderby", "max_to_orderby"]
     if s["order"] and s["limit"] == 1 and s["order"][0][0][0] is None and not s["group"]:
         ops += ["orderby_to_max"]
     op = rng.choice(ops)
@@ -83,9 +144,46 @@ def mutate(schema, spec, rng):
             if nv == c["v"]:
                 return None, None
             c["v"] = nv
+    elif op == "near_literal":
+        c = rng.choice([c for c in w if _text_literals(c)])
+        if c["k"] == "in":
+            j = rng.randrange(len(c["vals"]))
+            c["vals"][j] = near_miss(c["vals"][j], rng)
+        else:
+            c["v"] = near_miss(c["v"], rng)
+    elif op == "add_select_col":
+        if s["group"] or s["setop"]:
+            return None, None
+        if all(it[0] is None for it in s["select"]):
+            new = b.pick_col(tables)
+            if (None, (new[0], new[1])) in s["select"]:
+                return None, None
+            s["select"].append((None, (new[0], new[1])))
+        else:  # the LLM habit: the grouping key in front of an aggregate, with a GROUP BY it
+            if any(it[0] == "SUMCASE" for it in s["select"]):
+                return None, None
+            new = b.pick_col(tables)
+            s["select"].insert(0, (None, (new[0], new[1])))
+            s["group"] = [(new[0], new[1])]
+    elif op == "drop_select_col":
+        s["select"].pop(rng.randrange(len(s["select"])))
+        if s["setop"]:
+            return None, None
+    elif op == "count_distinct":
+        i = next(i for i, it in enumerate(s["select"]) if it[0] == "COUNTD")
+        s["select"][i] = rng.choice([("COUNT", None), ("COUNTD", b.pick_col(tables)[:2])])
+    elif op == "extra_join":
+        a = s["from"][0]
+        ca, bb, cb = rng.choice(_fk_links(schema, a))
+        s["from"] = [a, bb, (ca, cb)]
+    elif op == "left_join":
+        s["from"] = s["from"] + ["LEFT"]
     elif op in ("wrong_col_where", "wrong_col_select"):
         if op == "wrong_col_where":
-            c = rng.choice(w)
+            cands = [c for c in w if "c" in c and c["k"] != "null"]
+            if not cands:
+                return None, None
+            c = rng.choice(cands)
             ref = c["c"]
         else:
             items = [it for it in s["select"] if it[0] is not None and it[0] != "SUMCASE" or it[0] is None]
@@ -136,12 +234,15 @@ def mutate(schema, spec, rng):
     elif op == "drop_limit":
         s["limit"] = None
     elif op == "wrong_join_key":
-        a, bb, (ca, cb) = s["from"]
+        a, bb, (ca, cb) = s["from"][:3]
         ta = schema.table(a)
-        others = [cn for cn, _ in ta.cols if cn != ca]
+        kind = dict(ta.cols).get(ca)
+        others = [cn for cn, k in ta.cols if cn != ca and k == kind]
+        keyish = [cn for cn in others if _keyish(schema, a, cn)]
+        others = keyish or others or [cn for cn, _ in ta.cols if cn != ca]
         if not others:
             return None, None
-        s["from"] = [a, bb, (rng.choice(others), cb)]
+        s["from"] = [a, bb, (rng.choice(others), cb)] + s["from"][3:]
     elif op == "drop_join":
         keep = s["from"][0]
         used = set()
@@ -163,11 +264,6 @@ def mutate(schema, spec, rng):
     elif op == "setop_change":
         o, other = s["setop"]
         s["setop"] = (rng.choice([x for x in ["UNION", "INTERSECT", "EXCEPT", "UNION ALL"] if x != o]), other)
-    elif op == "max_to_orderby":
-        a, ref = s["select"][0]
-        s["select"] = [(None, ref)]
-        s["order"] = [((None, ref), "DESC" if a == "MAX" else "ASC")]
-        s["limit"] = 1
     elif op == "orderby_to_max":
         (it, d) = s["order"][0]
         ref = it[1]
@@ -184,15 +280,33 @@ def mutate(schema, spec, rng):
 # ---------------------------------------------------------------- pairs
 
 
+def gold_style(rng):
+    """How gold queries are printed: Spider's own style (T1/T2 aliases, upper-case table names,
+    double-quoted strings), or Calcite's SQL (backticks, EXPR$i aliases), as the Spider-Pair gold is."""
+    gs = random_style(rng)
+    gs.update(commute=False, shuffle=False, between_expand=False, in_or=False, join_swap=False,
+              count_pk=False, exists=False, distinct_group=False, sel_alias=False, num_str=False,
+              ident_case=rng.choice(["orig", "orig", "upper_tables"]), dq=rng.random() < 0.3)
+    if rng.random() < CALCITE_GOLD:
+        gs.update(calcite=True, upper=True, alias=rng.choice(["none", "table"]), dq=False, ident_case="orig")
+    return gs
+
+
 def make_pair(schema, rng, positive):
     """One (gold, pred, label, kind) over schema, or None when no variant applies."""
     b = Builder(schema, rng)
     spec = b.query()
-    gs = random_style(rng)
-    gs.update(commute=False, shuffle=False, between_expand=False, in_or=False, join_swap=False,
-              count_pk=False, exists=False, distinct_group=False)
+    gs = gold_style(rng)
     gold = render(schema, spec, gs)
     if positive:
+        if rng.random() < STRUCTURAL_POS:
+            alt = structural(schema, spec, rng)
+            if alt is not None and alt[0] is not None:
+                ps = random_style(rng)
+                if rng.random() < 0.3 and alt[1] in ("semi_join", "intersect_in", "union_or"):
+                    # the gold may be the subquery form and the prediction the JOIN / set operation
+                    return render(schema, alt[0], gs), render(schema, spec, ps), 1, alt[1]
+                return gold, render(schema, alt[0], ps), 1, alt[1]
         for _ in range(6):
             pred = render(schema, spec, random_style(rng))
             if pred != gold:
@@ -201,7 +315,12 @@ def make_pair(schema, rng, positive):
     m, op = mutate(schema, spec, rng)
     if m is None:
         return None
-    style = random_style(rng) if rng.random() < 0.6 else dict(gs)
+    if rng.random() < STRUCTURAL_NEG:
+        # the mistake in another query shape, so that a changed shape alone does not mean "equivalent"
+        alt = structural(schema, m, rng)
+        if alt is not None and alt[0] is not None:
+            return gold, render(schema, alt[0], random_style(rng)), 0, op
+    style = random_style(rng) if rng.random() < 0.6 else dict(gs, calcite=False)
     return gold, render(schema, m, style), 0, op
 
 

@@ -2,8 +2,10 @@
 
 A query is a small spec (dict) over one schema (`Builder.query`); `render` prints it under a random surface
 style (aliases, operand order, BETWEEN vs >= AND <=, IN list vs OR chain, join order, IN
-subquery vs EXISTS, DISTINCT vs GROUP BY, COUNT(*) vs COUNT(pk), keyword case). generate.py
-builds the training pairs from these.
+subquery vs EXISTS, DISTINCT vs GROUP BY, COUNT(*) vs COUNT(pk), keyword and identifier case,
+double-quoted strings, LLM-style output names with ORDER BY by name, numbers written as strings,
+and Calcite's printing: backticks and `EXPR$i` names). Specs may also hold OR groups, IS NULL
+tests and LEFT JOINs (written by rewrites.py). generate.py builds the training pairs from these.
 """
 
 import copy
@@ -32,8 +34,10 @@ def q(name):
     return "`" + name.replace("`", "") + "`"
 
 
-def lit(v):
+def lit(v, dq=False):
     if isinstance(v, str):
+        if dq and '"' not in v:
+            return '"' + v + '"'
         return "'" + v.replace("'", "''") + "'"
     return str(v)
 
@@ -61,8 +65,10 @@ class Builder:
         ref = (c[0], c[1])
         kinds = ["cmp", "cmp", "cmp", "like", "in", "between"]
         if allow_sub:
-            kinds += ["insub", "scalar"]
+            kinds += ["insub", "scalar", "or"]
         k = r.choice(kinds)
+        if k == "or":  # two simple conditions, on the same column or not
+            return {"k": "or", "items": [[self.cond(tables, False)], [self.cond(tables, False)]]}
         if c[2] == "num":
             if k == "like":
                 k = "cmp"
@@ -90,7 +96,7 @@ class Builder:
                 return {"k": "cmp", "c": ref, "op": "=", "v": self.value(c[2])}
             outer_col, sub_table, sub_col = link
             sub = {"from": [sub_table], "select": [(None, (sub_table, sub_col))],
-                   "where": [self.cond([self.s.table(sub_table)], False)] if r.random() < 0.8 else []}
+                   "where": [self.cond([self.s.table(sub_table)], False)] if r.random() < 0.6 else []}
             return {"k": "insub", "c": (c[0], outer_col), "sub": sub, "neg": r.random() < 0.35}
         # scalar subquery: col op (SELECT AGG(col) FROM same table)
         sub = {"from": [c[0]], "select": [(r.choice(["AVG", "MAX", "MIN"]), ref)], "where": []}
@@ -125,8 +131,8 @@ class Builder:
         nsel = r.randint(1, 2)
         cols = [self.pick_col(tables) for _ in range(nsel)]
         if shape == "agg":
-            a = r.choice(AGGS)
-            c = self.pick_col(tables, "num") if a != "COUNT" else None
+            a = r.choice(AGGS + ["COUNTD"])
+            c = self.pick_col(tables, "num") if a not in ("COUNT", "COUNTD") else self.pick_col(tables)
             if a != "COUNT" and c is None:
                 a = "COUNT"
             spec["select"] = [("COUNT", None)] if a == "COUNT" else [(a, (c[0], c[1]))]
@@ -169,7 +175,13 @@ class Builder:
 
 def random_style(rng):
     return {
-        "alias": rng.choice(["none", "T", "short"]),
+        "alias": rng.choice(["none", "T", "short", "table"]),
+        "ident_case": rng.choice(["orig", "orig", "lower", "lower", "upper_tables"]),
+        "dq": rng.random() < 0.15,
+        "sel_alias": rng.random() < 0.3,
+        "order_alias": rng.random() < 0.7,
+        "calcite": False,
+        "num_str": rng.random() < 0.1,
         "upper": rng.random() < 0.8,
         "commute": rng.random() < 0.4,
         "shuffle": rng.random() < 0.4,
@@ -200,17 +212,19 @@ class Renderer:
         frm = spec["from"]
         if aliases is None:
             aliases = {}
-            if len(frm) == 3 or st["alias"] != "none":
-                for i, t in enumerate(frm[:2] if len(frm) == 3 else frm[:1]):
+            if len(frm) >= 3 or st["alias"] != "none":
+                for i, t in enumerate(frm[:2] if len(frm) >= 3 else frm[:1]):
                     if st["alias"] == "T":
                         aliases[t] = "T" + str(i + 1)
                     elif st["alias"] == "short":
                         aliases[t] = ("a", "b")[i]
                     else:
-                        aliases[t] = q(t)
+                        aliases[t] = self.qn(t)
         self.al = aliases
-        self.qual = len(frm) == 3 or st["alias"] != "none"
-        sel = ", ".join(self.sel_item(it) for it in spec["select"])
+        self.qual = len(frm) >= 3 or st["alias"] != "none"
+        names = self.out_names(spec["select"])
+        sel = ", ".join(self.sel_item(it) + (" " + self.kw("AS ") + names[i] if names[i] else "")
+                        for i, it in enumerate(spec["select"]))
         distinct = spec.get("distinct", False)
         group = list(spec.get("group", []))
         if distinct and st["distinct_group"] and not group and all(it[0] is None for it in spec["select"]) \
@@ -234,6 +248,8 @@ class Renderer:
             keys = []
             for item, d in spec["order"]:
                 e = self.sel_item(item)
+                if st.get("order_alias") and item in spec["select"] and names[spec["select"].index(item)]:
+                    e = names[spec["select"].index(item)]
                 if d == "DESC":
                     keys.append(e + " " + self.kw("DESC"))
                 else:
@@ -247,36 +263,73 @@ class Renderer:
             out += " " + self.kw(op) + " " + sub
         return out
 
+    def qn(self, name):
+        """An identifier under the style's case and quoting (Calcite: always backticks)."""
+        case = self.st.get("ident_case", "orig")
+        if case == "lower":
+            name = name.lower()
+        if self.st.get("calcite"):
+            return "`" + name.replace("`", "") + "`"
+        return q(name)
+
+    def tname(self, t):
+        if self.st.get("ident_case") == "upper_tables":
+            return q(t.upper()) if not self.st.get("calcite") else "`" + t.upper() + "`"
+        return self.qn(t)
+
+    def out_names(self, items):
+        """Output aliases of the select items: Calcite's EXPR$i for computed items, or LLM-style names."""
+        out = []
+        taken = {c.lower() for t in self.s.tables for c, _ in t.cols}
+        for i, (a, ref) in enumerate(items):
+            name = None
+            if a is not None and self.st.get("calcite"):
+                name = "`EXPR$%d`" % i
+            elif a is not None and self.st.get("sel_alias"):
+                col = "rows" if ref is None or a == "SUMCASE" else re.sub(r"\W+", "_", ref[1]).strip("_").lower()
+                base = {"COUNT": "num", "COUNTD": "num", "SUM": "total", "AVG": "avg", "MAX": "max", "MIN": "min",
+                        "SUMCASE": "count"}.get(a, "value")
+                name = base + "_" + (col or "value")
+                while name.lower() in taken or name.lower() in KEYWORDS or name in out:
+                    name += "_value"
+            out.append(name)
+        return out
+
     def from_clause(self, frm):
         def tref(t):
             a = self.al.get(t)
-            if a and a != q(t):
-                return q(t) + " " + self.kw("AS ") + a
-            return q(t)
+            if a and a != self.qn(t):
+                return self.tname(t) + " " + self.kw("AS ") + a
+            return self.tname(t)
 
         if len(frm) == 1:
             return tref(frm[0])
-        a, b, (ca, cb) = frm
+        a, b, (ca, cb) = frm[:3]
+        left_join = len(frm) > 3 and frm[3] == "LEFT"
         left, right = (a, ca), (b, cb)
-        if self.st["join_swap"]:
+        if self.st["join_swap"] and not left_join:
             left, right = right, left
         l_on, r_on = self.col(left), self.col(right)
         if self.st["on_swap"]:
             l_on, r_on = r_on, l_on
-        j = self.kw("INNER JOIN ") if self.st["inner"] else self.kw("JOIN ")
+        j = self.kw("INNER JOIN ") if self.st["inner"] or self.st.get("calcite") else self.kw("JOIN ")
+        if left_join:
+            j = self.kw("LEFT JOIN ")
         return tref(left[0]) + " " + j + tref(right[0]) + " " + self.kw("ON ") + l_on + " = " + r_on
 
     def col(self, ref):
         t, c = ref
         if self.qual and t in self.al:
-            return self.al[t] + "." + q(c)
-        return q(c)
+            return self.al[t] + "." + self.qn(c)
+        return self.qn(c)
 
     def agg(self, a, ref):
         if a == "COUNT" and ref is None:
             if self.st["count_pk"] and len(self.s_table_pk()) == 1:
                 return self.kw("COUNT") + "(" + self.col((self.cur_table(), self.s_table_pk()[0])) + ")"
             return self.kw("COUNT") + "(*)"
+        if a == "COUNTD":
+            return self.kw("COUNT") + "(" + self.kw("DISTINCT ") + self.col(ref) + ")"
         return self.kw(a) + "(" + self.col(ref) + ")"
 
     def cur_table(self):
@@ -303,45 +356,68 @@ class Renderer:
         return left + " " + op + " " + right
 
     def sub(self, spec):
-        st = dict(self.st, alias="none", seed=self.r.randint(0, 1 << 30), count_pk=False)
+        st = dict(self.st, alias="none", seed=self.r.randint(0, 1 << 30), count_pk=False, sel_alias=False)
         rr = Renderer(self.s, st)
         rr._first = spec["from"][0]
         return rr.render(spec)
 
+    def kind(self, ref):
+        try:
+            return dict(self.s.table(ref[0]).cols).get(ref[1])
+        except KeyError:
+            return None
+
+    def lit(self, v):
+        return lit(v, self.st.get("dq", False) and not self.st.get("calcite"))
+
     def cond(self, c):
         k = c["k"]
+        if k == "or":  # disjunction of conjunctions: [[cond, ...], [cond, ...]]
+            parts = []
+            for conj in c["items"]:
+                txt = (" " + self.kw("AND") + " ").join(self.cond(x) for x in conj)
+                parts.append("(" + txt + ")" if len(conj) > 1 else txt)
+            return "(" + (" " + self.kw("OR") + " ").join(parts) + ")"
         col = self.col(c["c"])
+        if k == "null":
+            return col + " " + self.kw("IS NULL")
         if k == "cmp":
-            return self.cmp(col, c["op"], lit(c["v"]))
+            v = c["v"]
+            if self.st.get("num_str") and isinstance(v, int) and self.kind(c["c"]) == "num":
+                v = str(v)  # '4' for 4: a numeric column's affinity makes them compare equal
+            return self.cmp(col, c["op"], self.lit(v))
         if k == "like":
-            return col + " " + self.kw("LIKE ") + lit(c["v"])
+            return col + " " + self.kw("LIKE ") + self.lit(c["v"])
         if k == "in":
             if self.st["in_or"] and not c["neg"]:
-                return "(" + (" " + self.kw("OR") + " ").join(col + " = " + lit(v) for v in c["vals"]) + ")"
+                return "(" + (" " + self.kw("OR") + " ").join(col + " = " + self.lit(v) for v in c["vals"]) + ")"
             return col + (self.kw(" NOT") if c["neg"] else "") + " " + self.kw("IN ") + "(" + \
-                ", ".join(lit(v) for v in c["vals"]) + ")"
+                ", ".join(self.lit(v) for v in c["vals"]) + ")"
         if k == "between":
             if self.st["between_expand"]:
-                return col + " >= " + lit(c["lo"]) + " " + self.kw("AND ") + col + " <= " + lit(c["hi"])
-            return col + " " + self.kw("BETWEEN ") + lit(c["lo"]) + " " + self.kw("AND ") + lit(c["hi"])
+                return col + " >= " + self.lit(c["lo"]) + " " + self.kw("AND ") + col + " <= " + self.lit(c["hi"])
+            return col + " " + self.kw("BETWEEN ") + self.lit(c["lo"]) + " " + self.kw("AND ") + self.lit(c["hi"])
         if k == "insub":
             sub = c["sub"]
-            if self.st["exists"] and not c["neg"]:
+            form = c.get("form") or ("exists" if self.st["exists"] and not c["neg"] else "in")
+            if len(sub["from"]) > 1 or c.get("noexists"):
+                form = "in"
+            if form == "exists":
                 st = sub["from"][0]
                 inner = dict(sub, select=[(None, sub["select"][0][1])])
                 txt = self.sub(inner)
                 # correlate: append the link condition to the subquery's WHERE
                 # the outer column is always qualified: unqualified, it would bind to S itself
-                outer = col if "." in col else q(c["c"][0]) + "." + col
-                link = "S." + q(sub["select"][0][1][1]) + " = " + outer
-                txt = txt.replace(self.kw("FROM ") + q(st), self.kw("FROM ") + q(st) + " " + self.kw("AS ") + "S", 1)
+                outer = col if "." in col else self.tname(c["c"][0]) + "." + col
+                link = "S." + self.qn(sub["select"][0][1][1]) + " = " + outer
+                txt = txt.replace(self.kw("FROM ") + self.tname(st), self.kw("FROM ") + self.tname(st) + " " + self.kw("AS ") + "S", 1)
                 txt = re.sub(r"^(SELECT|select) .*? (FROM|from) ", lambda m: m.group(1) + " 1 " + m.group(2) + " ",
                              txt, count=1)
                 if " " + self.kw("WHERE ") in txt:
                     txt = txt.replace(" " + self.kw("WHERE "), " " + self.kw("WHERE ") + link + " " + self.kw("AND "), 1)
                 else:
                     txt += " " + self.kw("WHERE ") + link
-                return self.kw("EXISTS ") + "(" + txt + ")"
+                return (self.kw("NOT ") if c["neg"] else "") + self.kw("EXISTS ") + "(" + txt + ")"
             return col + (self.kw(" NOT") if c["neg"] else "") + " " + self.kw("IN ") + "(" + self.sub(sub) + ")"
         if k == "scalar":
             return self.cmp(col, c["op"], "(" + self.sub(c["sub"]) + ")")

@@ -93,11 +93,14 @@ class Trainer:
         self.fwd = jax.jit(fwd)
         self.loss = jax.jit(loss)
 
-    def train_epoch(self, exs, bs, rng):
+    def train_epoch(self, exs, bs, rng, deadline=None):
+        """Mean training loss of one epoch; stops early (a partial epoch) once time.time() > deadline."""
         tot, n = 0.0, 0
         for b in batches(exs, bs, rng):
             if len(b) < bs:  # one batch shape per node bucket
                 continue
+            if deadline is not None and time.time() > deadline:
+                break
             feed = batch_tensors([exs[i][0] for i in b], same_n=True)
             y = jnp.asarray([exs[i][1] for i in b], jnp.float32)
             self.params, self.state, lv = self.step(self.params, self.state, to_args(feed), y)
@@ -167,7 +170,7 @@ def main(argv=None):
     curve, best = [], (-1.0, None, -1)
     t0 = time.time()
     for ep in range(1, a.epochs + 1):
-        loss = tr.train_epoch(tr_ex, a.batch, rng)
+        loss = tr.train_epoch(tr_ex, a.batch, rng, deadline=t0 + a.max_minutes * 60)
         vs = tr.score(va_ex)
         vy = [e[1] for e in va_ex]
         auc = roc_auc(vy, vs)
@@ -176,7 +179,7 @@ def main(argv=None):
         print(json.dumps(curve[-1]), flush=True)
         if auc > best[0]:
             best = (auc, jax.tree_util.tree_map(np.asarray, tr.params), ep)
-        if time.time() - t0 > a.max_minutes * 60:
+        if time.time() - t0 > a.max_minutes * 60:  # the time budget, checked between batches too
             break
     train_minutes = round((time.time() - t0) / 60, 2)
     tr.params = jax.tree_util.tree_map(jnp.asarray, best[1])

@@ -123,3 +123,99 @@ def test_exists_rewrite_correlates_with_the_outer_query():
             assert "." in m.group(1) and not m.group(1).startswith("S."), p["pred"]
             seen += 1
     assert seen > 0
+
+
+def filled_db(schema, rng, rows=6):
+    """sqlite db of schema with NULL-free random rows, unique primary keys and FK values that exist."""
+    con = sqlite_db(schema)
+    vals = {}
+    for t in schema.tables:
+        data = []
+        for i in range(rows):
+            row = []
+            for c, k in t.cols:
+                if c in t.pk:
+                    row.append(i + 1)
+                elif k == "num":
+                    row.append(rng.choice([1, 2, 3, 5, 8, 30, 1990, 2010]))
+                else:
+                    row.append(rng.choice(["A", "F", "John", "Math", "London", "USA", "red"]))
+            data.append(row)
+        vals[t.name] = data
+    for a, ca, b, cb in schema.fks:  # child values drawn from the parent's
+        ta, tb = schema.table(a), schema.table(b)
+        ia, ib = [c for c, _ in ta.cols].index(ca), [c for c, _ in tb.cols].index(cb)
+        for row in vals[a]:
+            row[ia] = rng.choice(vals[b])[ib]
+    for t in schema.tables:
+        ph = ", ".join("?" * len(t.cols))
+        con.executemany('INSERT INTO "%s" VALUES (%s)' % (t.name, ph), vals[t.name])
+    return con
+
+
+def test_structural_positives_give_the_same_rows_on_null_free_data():
+    """The set-operation, anti-join, MAX and column-order rewrites keep the answer (as a set of rows,
+    columns in any order) on data without NULLs; semi_join is left to sql_equivalent (duplicates)."""
+    import random
+
+    sch = fixture_schemas()
+    rng = random.Random(1)
+    dbs = [{s.db_id: filled_db(s, rng) for s in sch} for _ in range(3)]
+    pairs = generate.generate(sch, 1500, seed=21)
+    kinds = {"intersect_in", "union_or", "except_notin", "anti_join", "select_permute", "max_orderby", "count_key"}
+    checked = {}
+    for p in pairs:
+        if p["label"] != 1 or p["kind"] not in kinds or re.search(r"(?i)\blimit\b", p["gold"]):
+            continue
+        for d in dbs:
+            con = d[p["db_id"]]
+            g = {tuple(sorted(map(str, r))) for r in con.execute(p["gold"])}
+            q = {tuple(sorted(map(str, r))) for r in con.execute(p["pred"])}
+            if p["kind"] == "max_orderby" and g == {("None",)}:  # MAX over no rows: one NULL row
+                g = set()
+            assert g == q, (p["kind"], p["gold"], p["pred"])
+        checked[p["kind"]] = checked.get(p["kind"], 0) + 1
+    assert set(checked) == kinds, checked
+
+
+def test_new_mistakes_and_rewrites_are_generated():
+    pairs = generate.generate(fixture_schemas(), 1500, seed=9)
+    neg = {p["kind"] for p in pairs if p["label"] == 0}
+    pos = {p["kind"] for p in pairs if p["label"] == 1}
+    for k in ("near_literal", "add_select_col", "drop_select_col", "extra_join", "left_join", "wrong_join_key"):
+        assert k in neg, k
+    for k in ("semi_join", "in_join", "intersect_in", "except_notin", "union_or", "anti_join", "rewrite"):
+        assert k in pos, k
+    text = " ".join(p["pred"].upper() for p in pairs)
+    for needle in (" LEFT JOIN ", " IS NULL", "NOT EXISTS (", " AS NUM_", "COUNT(DISTINCT "):
+        assert needle in text, needle
+
+
+def test_calcite_style_gold_has_backticks_and_expr_aliases():
+    pairs = generate.generate(fixture_schemas(), 600, seed=9)
+    calcite = [p["gold"] for p in pairs if "`EXPR$" in p["gold"]]
+    assert calcite
+    assert all(re.search(r"FROM `\w+`", g) for g in calcite)
+    assert any("INNER JOIN `" in g for g in calcite)
+
+
+def test_near_miss_literals_differ_from_the_original():
+    import random
+
+    rng = random.Random(0)
+    for w in ["France", "New York", "A", "2010", "red"]:
+        for _ in range(20):
+            v = generate.near_miss(w, rng)
+            assert v != w and isinstance(v, str)
+
+
+def test_convention_rewrites_keep_their_label_against_a_counterexample():
+    from models.gmn.dataset import apply_verdict
+
+    counts = dict.fromkeys(["pos_kept", "pos_flipped", "pos_convention", "pos_undecided", "neg_kept",
+                            "neg_dropped", "neg_undecided"], 0)
+    assert apply_verdict({"label": 1, "kind": "anti_join"}, 0, counts)["label"] == 1
+    assert apply_verdict({"label": 1, "kind": "semi_join"}, 0, counts)["label"] == 0
+    assert apply_verdict({"label": 1, "kind": "rewrite"}, None, counts)["label"] == 1
+    assert apply_verdict({"label": 0, "kind": "near_literal"}, 1, counts) is None
+    assert counts["pos_convention"] == 1 and counts["pos_flipped"] == 1 and counts["neg_dropped"] == 1
