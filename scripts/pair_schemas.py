@@ -21,7 +21,8 @@ def _spider_entries(data: Path):
     return _SPIDER
 
 
-def _quote(name):
+def quote(name):
+    """`name` as a double-quoted SQL identifier."""
     return '"' + name.replace('"', '""') + '"'
 
 
@@ -37,10 +38,10 @@ def wikisql_ddl(meta):
         if len(cells) != 2 or cells[0] in ("column name", "") or set(cells[0]) <= set("- "):
             continue
         kind = "TEXT" if cells[1].upper() == "STRING" else "REAL"
-        columns.append(f"{_quote(cells[0])} {kind}")
+        columns.append(f"{quote(cells[0])} {kind}")
     if not columns:
         return None
-    return f"CREATE TABLE {_quote(table)} ({', '.join(columns)})"
+    return f"CREATE TABLE {quote(table)} ({', '.join(columns)})"
 
 
 _DK_TABLE = re.compile(r"the structure of table (\S+) is as follows", re.I)

@@ -27,7 +27,7 @@ import apsw
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
-from pair_schemas import pair_schema  # noqa: E402
+from pair_schemas import pair_schema, quote  # noqa: E402
 
 EXT = os.environ.get("SQLSIM_EXT", str(ROOT / "dist" / "sqlsim"))
 
@@ -57,10 +57,6 @@ def percentile(xs, p):
     return xs[k]
 
 
-def _q(name):
-    return '"' + name.replace('"', '""') + '"'
-
-
 def spider_ddl(entry):
     """CREATE TABLE statements for a Spider tables.json entry, written here independently of the
     extension: declared types, one primary key per table (its listed columns together), no NOT NULL."""
@@ -70,11 +66,11 @@ def spider_ddl(entry):
     for t, name in enumerate(tables):
         if name.lower().startswith("sqlite_"):
             continue
-        parts = [f"{_q(c)} {entry['column_types'][i]}" for i, (ti, c) in enumerate(cols) if ti == t]
-        pk = [_q(cols[i][1]) for i in entry.get("primary_keys", []) if isinstance(i, int) and cols[i][0] == t]
+        parts = [f"{quote(c)} {entry['column_types'][i]}" for i, (ti, c) in enumerate(cols) if ti == t]
+        pk = [quote(cols[i][1]) for i in entry.get("primary_keys", []) if isinstance(i, int) and cols[i][0] == t]
         if pk:
             parts.append(f"PRIMARY KEY ({', '.join(pk)})")
-        out.append(f"CREATE TABLE {_q(name)} ({', '.join(parts)})")
+        out.append(f"CREATE TABLE {quote(name)} ({', '.join(parts)})")
     return out
 
 
@@ -88,12 +84,12 @@ def constraint_violations(db, entry):
     for i in entry.get("primary_keys", []):
         if isinstance(i, int):
             t, c = tables[cols[i][0]], cols[i][1]
-            if db.execute(f"SELECT count(*) FROM {_q(t)} WHERE {_q(c)} IS NULL").fetchone()[0]:
+            if db.execute(f"SELECT count(*) FROM {quote(t)} WHERE {quote(c)} IS NULL").fetchone()[0]:
                 bad.append(f"NULL primary key {t}.{c}")
     for a, b in entry.get("foreign_keys", []):
         ta, ca, tb, cb = tables[cols[a][0]], cols[a][1], tables[cols[b][0]], cols[b][1]
-        n = db.execute(f"SELECT count(*) FROM {_q(ta)} WHERE {_q(ca)} IS NOT NULL AND NOT EXISTS "
-                       f"(SELECT 1 FROM {_q(tb)} WHERE {_q(tb)}.{_q(cb)} = {_q(ta)}.{_q(ca)})").fetchone()[0]
+        n = db.execute(f"SELECT count(*) FROM {quote(ta)} WHERE {quote(ca)} IS NOT NULL AND NOT EXISTS "
+                       f"(SELECT 1 FROM {quote(tb)} WHERE {quote(tb)}.{quote(cb)} = {quote(ta)}.{quote(ca)})").fetchone()[0]
         if n:
             bad.append(f"dangling foreign key {ta}.{ca} -> {tb}.{cb}")
     return bad
@@ -129,9 +125,9 @@ def recheck(con, gold, pred, schema_text):
             db.execute(stmt)
         for table, objs in ce["tables"].items():
             for obj in objs:
-                names = ", ".join('"' + c.replace('"', '""') + '"' for c in obj)
+                names = ", ".join(map(quote, obj))
                 marks = ", ".join("?" for _ in obj)
-                db.execute(f'INSERT INTO "{table}" ({names}) VALUES ({marks})', list(obj.values()))
+                db.execute(f"INSERT INTO {quote(table)} ({names}) VALUES ({marks})", list(obj.values()))
     except apsw.Error as e:
         return None, {**ce, "rebuild_error": str(e)}
 

@@ -169,8 +169,9 @@ def main(argv=None):
     rng = np.random.default_rng(a.seed)
     curve, best = [], (-1.0, None, -1)
     t0 = time.time()
+    deadline = t0 + a.max_minutes * 60
     for ep in range(1, a.epochs + 1):
-        loss = tr.train_epoch(tr_ex, a.batch, rng, deadline=t0 + a.max_minutes * 60)
+        loss = tr.train_epoch(tr_ex, a.batch, rng, deadline=deadline)
         vs = tr.score(va_ex)
         vy = [e[1] for e in va_ex]
         auc = roc_auc(vy, vs)
@@ -179,7 +180,7 @@ def main(argv=None):
         print(json.dumps(curve[-1]), flush=True)
         if auc > best[0]:
             best = (auc, jax.tree_util.tree_map(np.asarray, tr.params), ep)
-        if time.time() - t0 > a.max_minutes * 60:  # the time budget, checked between batches too
+        if time.time() > deadline:  # the time budget, checked between batches too
             break
     train_minutes = round((time.time() - t0) / 60, 2)
     tr.params = jax.tree_util.tree_map(jnp.asarray, best[1])

@@ -46,7 +46,7 @@ fn edges(atom: &Expr) -> Vec<Edge<'_>> {
 }
 
 /// `e` with its `k`-th atom (in [`super::execute::atoms`] order) replaced by the constant `with`.
-pub(super) fn replace_atom(e: &Expr, k: &mut usize, with: bool) -> Expr {
+fn replace_atom(e: &Expr, k: &mut usize, with: bool) -> Expr {
     match e {
         Expr::Call(op @ (Op::And | Op::Or), args) => Expr::Call(
             op.clone(),
@@ -85,14 +85,14 @@ fn at(v: &SymVal, b: &SymVal, offset: i64) -> Option<Bool> {
 }
 
 impl Executor<'_> {
-    /// Branches putting a row of `input` on each edge of atom `k` of the filter condition
-    /// `cond`, with the other atoms letting the row through (for one value of atom `k`), so the
-    /// row's fate depends on the edge alone: `age > 0` and `age >= 0` part on a row with
-    /// `age = 0`, which the ordinary true/false branches need not produce.
+    /// Branches putting a row of `input` on each edge of `atom`, the `k`-th atom of the filter
+    /// condition `cond`, with the other atoms letting the row through (for one value of atom
+    /// `k`), so the row's fate depends on the edge alone: `age > 0` and `age >= 0` part on a row
+    /// with `age = 0`, which the ordinary true/false branches need not produce.
     pub(super) fn boundary_branches(
         &mut self,
         op: usize,
-        k: usize,
+        (k, atom): (usize, &Expr),
         cond: &Expr,
         input: &SymRel,
         outer: &[(u32, SymVal)],
@@ -100,10 +100,6 @@ impl Executor<'_> {
         if self.quiet > 0 {
             return;
         }
-        let atoms = super::execute::atoms(cond);
-        let Some(atom) = atoms.get(k) else {
-            return;
-        };
         let edges = edges(atom);
         if edges.is_empty() {
             return;
@@ -140,49 +136,5 @@ impl Executor<'_> {
                 );
             }
         }
-    }
-}
-
-impl Executor<'_> {
-    /// For an `IN (subquery)` atom: a row whose value is missing from a subquery result that
-    /// has rows. The plain false branch is met by an empty subquery, on which `IN` and an
-    /// `EXISTS` that lost its correlation (`S.y = y` binding `y` to `S`) agree.
-    pub(super) fn missing_from_subquery(
-        &mut self,
-        op: usize,
-        k: usize,
-        atom: &Expr,
-        input: &SymRel,
-        outer: &[(u32, SymVal)],
-    ) {
-        let Expr::Subquery(s) = atom else {
-            return;
-        };
-        if self.quiet > 0 || s.kind != crate::plan::SubqueryKind::In {
-            return;
-        }
-        let mut hits = Vec::new();
-        for row in &input.rows {
-            let env = self.env(&input.cols, &row.vals, outer);
-            let truth = self.truth(atom, &env);
-            self.quiet += 1;
-            let rel = self.run(&s.plan, &env);
-            self.quiet -= 1;
-            let Ok(rel) = rel else {
-                return;
-            };
-            // a subquery row with a non-NULL value (a NULL makes IN unknown, not false)
-            let nonempty = any(rel
-                .rows
-                .iter()
-                .filter_map(|r| Some(Bool::and(&[r.exists.clone(), r.vals.first()?.null.not()])))
-                .collect());
-            hits.push(Bool::and(&[row.exists.clone(), truth.f, nonempty]));
-        }
-        self.branch(
-            format!("Filter#{op} term {k} false against a non-empty subquery"),
-            false,
-            any(hits),
-        );
     }
 }

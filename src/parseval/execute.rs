@@ -231,7 +231,7 @@ impl<'a> Executor<'a> {
             self.branch(format!("Filter#{op} term {k} true"), true, any(t));
             self.branch(format!("Filter#{op} term {k} false"), false, any(f));
             self.branch(format!("Filter#{op} term {k} null"), false, any(u));
-            self.boundary_branches(op, k, cond, &input, outer);
+            self.boundary_branches(op, (k, atoms[k]), cond, &input, outer);
             self.missing_from_subquery(op, k, atoms[k], &input, outer);
         }
         if atoms.len() == 1 {

@@ -19,6 +19,7 @@ pub mod dates;
 pub mod encode;
 pub mod evidence;
 pub mod execute;
+pub mod membership;
 pub mod options;
 pub mod output;
 pub mod search;

@@ -22,6 +22,13 @@ pub enum Cutoff {
     Tie,
 }
 
+/// Bounds of the tie checks (a few rows of a small generated database).
+const CHECK: ExecOptions = ExecOptions {
+    timeout: std::time::Duration::from_millis(500),
+    max_rows: 10,
+    keep_distinct: true,
+};
+
 /// The plan's outer Sort (under row-wise projections), if any.
 fn outer_sort(p: &Plan) -> Option<&crate::plan::Sort> {
     match p {
@@ -86,14 +93,9 @@ pub fn cutoff(conn: &Connection, q: &QueryPlan) -> Cutoff {
             }
         }
     });
-    let opts = ExecOptions {
-        timeout: std::time::Duration::from_millis(500),
-        max_rows: 10,
-        keep_distinct: true,
-    };
     let mut found = Cutoff::Determined;
     for (is_outer, sql) in checks {
-        if let Outcome::Rows(r) = run_query(conn, &sql, &opts, false) {
+        if let Outcome::Rows(r) = run_query(conn, &sql, &CHECK, false) {
             if !r.is_empty() {
                 if !is_outer {
                     return Cutoff::Tie;
@@ -127,12 +129,7 @@ pub fn order_determined(conn: &Connection, q: &QueryPlan) -> bool {
     let Some(sql) = any_tie_sql(q) else {
         return false;
     };
-    let opts = ExecOptions {
-        timeout: std::time::Duration::from_millis(500),
-        max_rows: 10,
-        keep_distinct: true,
-    };
-    matches!(run_query(conn, &sql, &opts, false), Outcome::Rows(r) if r.is_empty())
+    matches!(run_query(conn, &sql, &CHECK, false), Outcome::Rows(r) if r.is_empty())
 }
 
 /// Whether the outer ORDER BY of `q` has keys that are not among its output columns (so

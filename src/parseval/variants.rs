@@ -29,8 +29,8 @@ pub fn variants(schema: &Schema, db: &Database) -> Vec<Database> {
     if base.tables.iter().all(|t| t.rows.is_empty()) {
         return out;
     }
-    out.push(mapped(&base, &swapped));
-    let mut repeated = mapped(&base, &negated_and_padded);
+    out.push(SWAPPED.database(&base));
+    let mut repeated = NEGATED_AND_PADDED.database(&base);
     repeat_free_columns(schema, &mut repeated);
     out.push(repeated);
     out.retain(|v| v != db);
@@ -81,41 +81,52 @@ pub fn foreign_keys_hold(conn: &Connection, schema: &Schema) -> bool {
     true
 }
 
-fn mapped(db: &Database, f: &dyn Fn(&Value) -> Value) -> Database {
-    let mut out = db.clone();
-    for t in &mut out.tables {
-        for row in &mut t.rows {
-            for v in row.iter_mut() {
-                *v = f(v);
-            }
-        }
-    }
-    out
+/// A change of every value of a database: integers, reals and other text each by their own map;
+/// text that spells an integer exactly (`'12'`, as a text column referencing a number key holds
+/// it) moves with the integers.
+struct Remap {
+    integer: fn(i64) -> i64,
+    real: fn(f64) -> f64,
+    text: fn(&str) -> String,
 }
 
 /// Letter case swapped; integers 2v + 3 (odd, order kept); reals 2r + 0.25 (a fraction).
-fn swapped(v: &Value) -> Value {
-    match v {
-        Value::Integer(i) => Value::Integer(i.saturating_mul(2).saturating_add(3)),
-        Value::Real(r) => Value::Real(2.0 * r + 0.25),
-        Value::Text(t) => match number_in(t) {
-            Some(n) => Value::Text(text_number(swapped(&n))),
-            None => Value::Text(t.chars().map(swap_case).collect()),
-        },
-        other => other.clone(),
-    }
-}
+const SWAPPED: Remap = Remap {
+    integer: |i| i.saturating_mul(2).saturating_add(3),
+    real: |r| 2.0 * r + 0.25,
+    text: |t| t.chars().map(swap_case).collect(),
+};
 
 /// Numbers negated (order reversed); text padded: a leading space, doubled, a trailing letter.
-fn negated_and_padded(v: &Value) -> Value {
-    match v {
-        Value::Integer(i) => Value::Integer(i.saturating_neg()),
-        Value::Real(r) => Value::Real(-r),
-        Value::Text(t) => match number_in(t) {
-            Some(n) => Value::Text(text_number(negated_and_padded(&n))),
-            None => Value::Text(format!(" {t}{t}z")),
-        },
-        other => other.clone(),
+const NEGATED_AND_PADDED: Remap = Remap {
+    integer: i64::saturating_neg,
+    real: |r| -r,
+    text: |t| format!(" {t}{t}z"),
+};
+
+impl Remap {
+    fn value(&self, v: &Value) -> Value {
+        match v {
+            Value::Integer(i) => Value::Integer((self.integer)(*i)),
+            Value::Real(r) => Value::Real((self.real)(*r)),
+            Value::Text(t) => Value::Text(match t.parse::<i64>() {
+                Ok(i) if i.to_string() == *t => (self.integer)(i).to_string(),
+                _ => (self.text)(t),
+            }),
+            other => other.clone(),
+        }
+    }
+
+    fn database(&self, db: &Database) -> Database {
+        let mut out = db.clone();
+        for v in out
+            .tables
+            .iter_mut()
+            .flat_map(|t| t.rows.iter_mut().flatten())
+        {
+            *v = self.value(v);
+        }
+        out
     }
 }
 
@@ -124,22 +135,6 @@ fn swap_case(c: char) -> char {
         c.to_ascii_uppercase()
     } else {
         c.to_ascii_lowercase()
-    }
-}
-
-/// The number a text spells exactly as SQLite would compare it with a number column.
-fn number_in(t: &str) -> Option<Value> {
-    if let Ok(i) = t.parse::<i64>() {
-        return (i.to_string() == t).then_some(Value::Integer(i));
-    }
-    None
-}
-
-fn text_number(v: Value) -> String {
-    match v {
-        Value::Integer(i) => i.to_string(),
-        Value::Real(r) => r.to_string(),
-        _ => String::new(),
     }
 }
 

@@ -1,5 +1,6 @@
 //! Equivalence verdicts: generate databases for both queries, run both on each, and return "equivalent", a re-checked counterexample, or why no verdict.
 
+use std::borrow::Cow;
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -260,10 +261,12 @@ pub fn decide(gold: &str, pred: &str, schema: Arc<Schema>, opts: &Options) -> De
     // the strongest counterexample so far; the search stops at the first ordinary one
     let mut best: Option<Counterexample> = None;
     let mut check = |suite: &Generated, tried: &mut usize| -> Option<Verdict> {
-        // each generated database, then its value variants (see variants.rs)
+        // each generated database, then its value variants (see variants.rs), made only when
+        // the search gets that far
         let candidates = suite.instances.iter().flat_map(|inst| {
-            std::iter::once((true, inst.db.clone()))
-                .chain(variants(&schema, &inst.db).into_iter().map(|v| (false, v)))
+            let made = std::iter::once_with(|| variants(&schema, &inst.db)).flatten();
+            std::iter::once((true, Cow::Borrowed(&inst.db)))
+                .chain(made.map(|v| (false, Cow::Owned(v))))
         });
         for (generated, db) in candidates {
             let Ok(conn) = open_database(&schema, &db) else {
