@@ -6,6 +6,7 @@ use rusqlite::types::Value;
 use z3::ast::{Bool, Int, Real, String as ZString};
 use z3::{Model, Solver};
 
+use super::speculation::choice;
 use super::symbolic::{same_value, Sort, SymRow, SymVal, Term};
 use crate::exec::instance::{Database, TableRows};
 use crate::schema::{Affinity, Schema};
@@ -29,6 +30,8 @@ pub struct SymTable {
 #[derive(Debug, Clone, Default)]
 pub struct SymDb {
     pub tables: Vec<SymTable>,
+    /// Whether some text value is speculative (one of a fixed set of texts, see speculation.rs).
+    pub speculated: bool,
 }
 
 /// The sort the solver gives a schema column: Int for INTEGER affinity, Real for REAL, String
@@ -102,13 +105,15 @@ fn is_key(table: &crate::schema::Table, c: usize) -> bool {
 
 impl SymDb {
     /// `size` candidate tuples for each table in `tables` (indices into the schema);
-    /// `hint` tells how the query uses a column (as a number or as text).
+    /// `hint` tells how the query uses a column (as a number or as text); with `texts`, every
+    /// modelled text value is one of those texts instead of any string.
     pub fn new(
         schema: &Schema,
         tables: &[usize],
         size: usize,
         hint: &dyn Fn(usize) -> Option<Sort>,
         used: &dyn Fn(usize) -> bool,
+        texts: Option<&[String]>,
     ) -> SymDb {
         let mut out = SymDb::default();
         let unified = unified_sorts(schema, tables, hint);
@@ -147,7 +152,16 @@ impl SymDb {
                             let term = match sort {
                                 Sort::Int => Term::Int(Int::new_const(name.as_str())),
                                 Sort::Real => Term::Real(Real::new_const(name.as_str())),
-                                Sort::Text => Term::Text(ZString::new_const(name.as_str())),
+                                Sort::Text => {
+                                    let k = Int::new_const(format!("{name}_k"));
+                                    match texts.and_then(|d| choice(d, &k)) {
+                                        Some(s) => {
+                                            out.speculated = true;
+                                            Term::Text(s)
+                                        }
+                                        None => Term::Text(ZString::new_const(name.as_str())),
+                                    }
+                                }
                             };
                             SymVal {
                                 term: Some(term),

@@ -8,6 +8,8 @@ use std::str::FromStr;
 
 use z3::ast::{Bool, Int, Regexp, String as ZString};
 
+use super::speculation::lift;
+
 /// A text of the shape `YYYY-MM-DD` (years 1000-2999, days up to 28: every month has them).
 fn date_regex() -> Regexp {
     let d = || Regexp::range(&'0', &'9');
@@ -57,8 +59,32 @@ fn piece(s: &ZString, from: i64, len: i64) -> ZString {
 }
 
 /// The text `strftime(format, s)` gives on a date-shaped `s`, and the condition under which
-/// `s` is date-shaped (the result is NULL otherwise); None for a format not modelled.
+/// `s` is date-shaped (the result is NULL otherwise); None for a format not modelled. Both are
+/// decided per constant of a speculative `s` (see speculation.rs).
 pub fn strftime(format: &str, s: &ZString) -> Option<(ZString, Bool)> {
+    per_constant(s, &|s| strftime_of(format, s))
+}
+
+/// `date(s)`, `datetime(s)` and `time(s)` of one date-shaped argument, as [`strftime`].
+pub fn date_function(name: &str, s: &ZString) -> Option<(ZString, Bool)> {
+    per_constant(s, &|s| date_function_of(name, s))
+}
+
+/// `f`'s text and condition, each lifted through a speculative `s`; None when `f` does not
+/// model its arguments (which does not depend on `s`).
+fn per_constant(
+    s: &ZString,
+    f: &dyn Fn(&ZString) -> Option<(ZString, Bool)>,
+) -> Option<(ZString, Bool)> {
+    let (first, _) = f(s)?;
+    let text = lift(s, &mut |s| f(s).map_or_else(|| first.clone(), |(t, _)| t));
+    let shaped = lift(s, &mut |s| {
+        f(s).map_or_else(|| Bool::from_bool(false), |(_, b)| b)
+    });
+    Some((text, shaped))
+}
+
+fn strftime_of(format: &str, s: &ZString) -> Option<(ZString, Bool)> {
     let (date, datetime) = shapes(s);
     let mut parts: Vec<ZString> = Vec::new();
     let mut literal = String::new();
@@ -108,8 +134,7 @@ pub fn strftime(format: &str, s: &ZString) -> Option<(ZString, Bool)> {
     Some((text, shaped))
 }
 
-/// `date(s)`, `datetime(s)` and `time(s)` of one date-shaped argument.
-pub fn date_function(name: &str, s: &ZString) -> Option<(ZString, Bool)> {
+fn date_function_of(name: &str, s: &ZString) -> Option<(ZString, Bool)> {
     let (date, datetime) = shapes(s);
     match name {
         "date" => Some((piece(s, 0, 10), Bool::or(&[date, datetime]))),

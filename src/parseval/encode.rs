@@ -5,6 +5,7 @@ use std::str::FromStr;
 use z3::ast::{Bool, Int, Real, String as ZString};
 
 use super::execute::Executor;
+use super::speculation::lift;
 use super::symbolic::{as_real, cmp_terms, ite_val, Cmp, SymVal, Term, Truth};
 use crate::plan::{Expr, Literal, Op, SubqueryKind};
 
@@ -271,7 +272,7 @@ impl Executor<'_> {
         match (name, v.as_slice()) {
             ("length", [x]) => match &x.term {
                 Some(Term::Text(s)) => SymVal {
-                    term: Some(Term::Int(s.length())),
+                    term: Some(Term::Int(lift(s, &mut |s| s.length()))),
                     null: x.null.clone(),
                 },
                 _ => SymVal::unknown(),
@@ -284,9 +285,12 @@ impl Executor<'_> {
                 let (from, len) = (lit(args.get(1)), lit(args.get(2)));
                 match (&x.term, from) {
                     (Some(Term::Text(s)), Some(from)) if from >= 1 => {
-                        let len = len.map_or_else(|| s.length(), Int::from_i64);
+                        let piece = |s: &ZString| {
+                            let len = len.map_or_else(|| s.length(), Int::from_i64);
+                            s.substr(Int::from_i64(from - 1), len)
+                        };
                         SymVal {
-                            term: Some(Term::Text(s.substr(Int::from_i64(from - 1), len))),
+                            term: Some(Term::Text(lift(s, &mut |s| piece(s)))),
                             null: Bool::or(&[x.null.clone(), start.null.clone()]),
                         }
                     }
@@ -433,10 +437,12 @@ impl Executor<'_> {
                     _ => None,
                 };
                 match (&v.term, pattern) {
-                    (Some(Term::Text(s)), Some(p)) => match like(s, &p) {
-                        Some(c) => Truth::guarded(c, &v.null),
-                        None => Truth::unknown(),
-                    },
+                    (Some(Term::Text(s)), Some(p)) if like(s, &p).is_some() => {
+                        let c = lift(s, &mut |s| {
+                            like(s, &p).unwrap_or_else(|| Bool::from_bool(false))
+                        });
+                        Truth::guarded(c, &v.null)
+                    }
                     _ => Truth::unknown(),
                 }
             }

@@ -25,6 +25,7 @@ pub mod output;
 pub mod search;
 pub mod setops;
 pub mod solver;
+pub mod speculation;
 pub mod symbolic;
 pub mod ties;
 pub mod variants;
@@ -50,7 +51,7 @@ pub fn generate_for(
     let s = verdict::schema_for(schema, &[query])?;
     let deadline = Instant::now() + Duration::from_millis(opts.budget_ms);
     let g = match crate::plan::plan_sql(query, &s) {
-        Ok(plan) => generate(&plan, &s, opts, deadline),
+        Ok(plan) => generate(&plan, &s, opts, deadline, &[]),
         Err(e) => Generated {
             stopped: Some(format!("the query cannot be planned: {e}")),
             ..Generated::default()

@@ -10,6 +10,7 @@ use super::database::SymDb;
 use super::execute::{Branch, Executor};
 use super::options::{Mode, Options};
 use super::solver::{bounded_solver, with_bounded_z3};
+use super::speculation::{query_texts, text_domain};
 use super::symbolic::Sort;
 use crate::exec::instance::Database;
 use crate::plan::{Expr, Literal, Op, Plan, QueryPlan};
@@ -257,9 +258,38 @@ fn sizes(opts: &Options, needed: usize) -> Vec<usize> {
     v
 }
 
+/// What the search fixes for one query: the tables generated, how the query uses their
+/// columns, the columns it models, and the texts speculative values are drawn from.
+struct Setting<'a> {
+    q: &'a QueryPlan,
+    schema: &'a Schema,
+    opts: &'a Options,
+    tables: Vec<usize>,
+    hints: HashMap<usize, Sort>,
+    used: HashSet<usize>,
+    literals: Vec<String>,
+}
+
+/// The databases generated at one instance size: the labels of every branch found, the
+/// databases, whether the deadline passed, and whether some text value was speculative.
+struct AtSize {
+    labels: Vec<String>,
+    made: Vec<Instance>,
+    exhausted: bool,
+    speculated: bool,
+}
+
 /// Generates test databases for `q` against `schema` until every branch is covered, the sizes
-/// are exhausted, or `deadline` passes. The first database is always the empty one.
-pub fn generate(q: &QueryPlan, schema: &Schema, opts: &Options, deadline: Instant) -> Generated {
+/// are exhausted, or `deadline` passes. The first database is always the empty one. Text values
+/// are speculative first (the query's literals, `also`'s and dates around them, see
+/// speculation.rs); branches that leaves uncovered are searched again over all strings.
+pub fn generate(
+    q: &QueryPlan,
+    schema: &Schema,
+    opts: &Options,
+    deadline: Instant,
+    also: &[String],
+) -> Generated {
     let mut out = Generated {
         instances: vec![Instance {
             db: Database::default(),
@@ -268,7 +298,6 @@ pub fn generate(q: &QueryPlan, schema: &Schema, opts: &Options, deadline: Instan
         ..Generated::default()
     };
     let tables = with_referenced_tables(scanned_tables(&q.root, schema), schema);
-    let hints = column_hints(q, schema);
     let mut used = used_columns(q, schema);
     // foreign-key columns among the generated tables are modelled, so every generated
     // database honours its foreign keys (a row referencing a missing key is no valid database)
@@ -283,170 +312,222 @@ pub fn generate(q: &QueryPlan, schema: &Schema, opts: &Options, deadline: Instan
             }
         }
     }
-    let mut done: HashSet<String> = HashSet::new();
-    for size in sizes(opts, threshold_rows(q)) {
-        let now = Instant::now();
-        if now >= deadline {
-            out.exhausted = true;
-            break;
+    let mut literals = query_texts(q);
+    for t in also {
+        if !literals.contains(t) {
+            literals.push(t.clone());
         }
-        let check = (deadline - now).min(MAX_CHECK);
-        let seed = opts.seed;
-        let mode = opts.mode;
-        let result = with_bounded_z3(deadline, || {
-            let db = SymDb::new(schema, &tables, size, &|c| hints.get(&c).copied(), &|c| {
-                used.contains(&c)
-            });
-            let mut exec = Executor::new(schema, &db, &q.columns);
-            let rel = exec.run(&q.root, &[])?;
-            let solver = bounded_solver(check, seed);
-            db.assert_constraints(schema, &solver);
-            let mut branches: Vec<Branch> = exec.branches;
-            let rows: Vec<_> = rel.rows.iter().map(|r| r.exists.clone()).collect();
-            if !rows.is_empty() {
-                branches.insert(
-                    0,
-                    Branch {
-                        label: "result has rows".into(),
-                        positive: true,
-                        cond: Bool::or(&rows),
-                    },
-                );
-            }
-            if mode == Mode::Positive {
-                branches.retain(|b| b.positive);
-            }
-            // positives first, stable otherwise (deterministic)
-            branches.sort_by_key(|b| !b.positive);
-            let labels: Vec<String> = branches.iter().map(|b| b.label.clone()).collect();
-            let mut pending: Vec<Pending> = branches
-                .into_iter()
-                .filter(|b| !done.contains(&b.label))
-                .enumerate()
-                .map(|(k, b)| {
-                    let indicator = Bool::new_const(format!("branch_{k}"));
-                    solver.assert(indicator.implies(&b.cond));
-                    Pending {
-                        label: b.label,
-                        positive: b.positive,
-                        indicator,
-                    }
-                })
-                .collect();
-            // tie-free first (an ordered LIMIT's result is then determined), then diversity
-            let no_ties: Vec<Bool> = exec.avoid.iter().map(|a| a.not()).collect();
-            let diversity = db.diversity();
-            let mut wanted: Vec<Bool> = Vec::new();
-            if !no_ties.is_empty() {
-                for d in &diversity {
-                    let mut all = no_ties.clone();
-                    all.push(d.clone());
-                    wanted.push(Bool::and(&all));
-                }
-            }
-            wanted.extend(diversity);
-            let preferences: Vec<Bool> = wanted
-                .iter()
-                .enumerate()
-                .map(|(k, p)| {
-                    let indicator = Bool::new_const(format!("prefer_{k}"));
-                    solver.assert(indicator.implies(p));
-                    indicator
-                })
-                .collect();
-            let mut made: Vec<Instance> = Vec::new();
-            let mut exhausted = false;
-            for round in 0..MAX_INSTANCES_PER_SIZE {
-                if pending.is_empty() {
-                    break;
-                }
-                // the first database of a size covers positive branches only (Algorithm 1)
-                let positives_only = round == 0 && pending.iter().any(|b| b.positive);
-                // branches are tried as assumptions (indicator literals), never pushed: a
-                // push propagates outside the checks' time and resource limits
-                let mut chosen: Vec<usize> = Vec::new();
-                let mut assumed: Vec<Bool> = Vec::new();
-                let mut negatives = 0;
-                for (k, b) in pending.iter().enumerate() {
-                    if Instant::now() >= deadline {
-                        exhausted = true;
-                        break;
-                    }
-                    if !b.positive
-                        && (positives_only || (mode == Mode::OneNegative && negatives == 1))
-                    {
-                        continue;
-                    }
-                    assumed.push(b.indicator.clone());
-                    if solver.check_assumptions(&assumed) == SatResult::Sat {
-                        chosen.push(k);
-                        negatives += usize::from(!b.positive);
-                    } else {
-                        assumed.pop();
-                    }
-                }
-                let mut model = None;
-                if !chosen.is_empty() && Instant::now() < deadline {
-                    for preference in &preferences {
-                        assumed.push(preference.clone());
-                        if solver.check_assumptions(&assumed) == SatResult::Sat {
-                            model = solver.get_model();
-                        }
-                        assumed.pop();
-                        if model.is_some() {
-                            break;
-                        }
-                    }
-                    if model.is_none() && solver.check_assumptions(&assumed) == SatResult::Sat {
-                        model = solver.get_model();
-                    }
-                }
-                let Some(model) = model else {
-                    break;
-                };
-                let covered: Vec<String> =
-                    chosen.iter().map(|&k| pending[k].label.clone()).collect();
-                made.push(Instance {
-                    db: db.concretize(&model),
-                    covered,
-                });
-                let chosen: HashSet<usize> = chosen.into_iter().collect();
-                pending = pending
-                    .into_iter()
-                    .enumerate()
-                    .filter(|(k, _)| !chosen.contains(k))
-                    .map(|(_, b)| b)
-                    .collect();
-                if exhausted {
-                    break;
-                }
-            }
-            Ok::<_, String>((labels, made, exhausted))
-        });
-        match result {
-            Ok((labels, made, exhausted)) => {
-                for l in labels {
-                    if !out.branches.contains(&l) {
-                        out.branches.push(l);
-                    }
-                }
-                for i in made {
-                    done.extend(i.covered.iter().cloned());
-                    out.instances.push(i);
-                }
-                out.exhausted |= exhausted;
-                if exhausted {
-                    break;
-                }
-                if opts.mode != Mode::Complete && out.branches.iter().all(|b| done.contains(b)) {
-                    break;
-                }
-            }
-            Err(reason) => {
-                out.stopped = Some(reason);
+    }
+    let setting = Setting {
+        q,
+        schema,
+        opts,
+        hints: column_hints(q, schema),
+        tables,
+        used,
+        literals,
+    };
+    let mut done: HashSet<String> = HashSet::new();
+    for speculative in [true, false] {
+        let mut speculated = false;
+        for size in sizes(opts, threshold_rows(q)) {
+            if Instant::now() >= deadline {
+                out.exhausted = true;
                 break;
             }
+            match search_size(&setting, size, speculative, &done, deadline) {
+                Ok(at) => {
+                    speculated |= at.speculated;
+                    for l in at.labels {
+                        if !out.branches.contains(&l) {
+                            out.branches.push(l);
+                        }
+                    }
+                    for i in at.made {
+                        done.extend(i.covered.iter().cloned());
+                        out.instances.push(i);
+                    }
+                    out.exhausted |= at.exhausted;
+                    if at.exhausted {
+                        break;
+                    }
+                    if opts.mode != Mode::Complete && out.branches.iter().all(|b| done.contains(b))
+                    {
+                        return out;
+                    }
+                }
+                Err(reason) => {
+                    out.stopped = Some(reason);
+                    return out;
+                }
+            }
+        }
+        if out.exhausted || !speculated {
+            break;
         }
     }
     out
+}
+
+/// One size of the search (Algorithm 1's inner loop): up to [`MAX_INSTANCES_PER_SIZE`]
+/// databases, each covering a greedy subset of the branches not yet `done`.
+fn search_size(
+    setting: &Setting,
+    size: usize,
+    speculative: bool,
+    done: &HashSet<String>,
+    deadline: Instant,
+) -> Result<AtSize, String> {
+    let Setting {
+        q,
+        schema,
+        opts,
+        tables,
+        hints,
+        used,
+        literals,
+    } = setting;
+    let now = Instant::now();
+    let check = (deadline - now).min(MAX_CHECK);
+    let seed = opts.seed;
+    let mode = opts.mode;
+    let domain = speculative.then(|| text_domain(literals, size));
+    with_bounded_z3(deadline, || {
+        let db = SymDb::new(
+            schema,
+            tables,
+            size,
+            &|c| hints.get(&c).copied(),
+            &|c| used.contains(&c),
+            domain.as_deref(),
+        );
+        let mut exec = Executor::new(schema, &db, &q.columns);
+        let rel = exec.run(&q.root, &[])?;
+        let solver = bounded_solver(check, seed);
+        db.assert_constraints(schema, &solver);
+        let mut branches: Vec<Branch> = exec.branches;
+        let rows: Vec<_> = rel.rows.iter().map(|r| r.exists.clone()).collect();
+        if !rows.is_empty() {
+            branches.insert(
+                0,
+                Branch {
+                    label: "result has rows".into(),
+                    positive: true,
+                    cond: Bool::or(&rows),
+                },
+            );
+        }
+        if mode == Mode::Positive {
+            branches.retain(|b| b.positive);
+        }
+        // positives first, stable otherwise (deterministic)
+        branches.sort_by_key(|b| !b.positive);
+        let labels: Vec<String> = branches.iter().map(|b| b.label.clone()).collect();
+        let mut pending: Vec<Pending> = branches
+            .into_iter()
+            .filter(|b| !done.contains(&b.label))
+            .enumerate()
+            .map(|(k, b)| {
+                let indicator = Bool::new_const(format!("branch_{k}"));
+                solver.assert(indicator.implies(&b.cond));
+                Pending {
+                    label: b.label,
+                    positive: b.positive,
+                    indicator,
+                }
+            })
+            .collect();
+        // tie-free first (an ordered LIMIT's result is then determined), then diversity
+        let no_ties: Vec<Bool> = exec.avoid.iter().map(|a| a.not()).collect();
+        let diversity = db.diversity();
+        let mut wanted: Vec<Bool> = Vec::new();
+        if !no_ties.is_empty() {
+            for d in &diversity {
+                let mut all = no_ties.clone();
+                all.push(d.clone());
+                wanted.push(Bool::and(&all));
+            }
+        }
+        wanted.extend(diversity);
+        let preferences: Vec<Bool> = wanted
+            .iter()
+            .enumerate()
+            .map(|(k, p)| {
+                let indicator = Bool::new_const(format!("prefer_{k}"));
+                solver.assert(indicator.implies(p));
+                indicator
+            })
+            .collect();
+        let mut made: Vec<Instance> = Vec::new();
+        let mut exhausted = false;
+        for round in 0..MAX_INSTANCES_PER_SIZE {
+            if pending.is_empty() {
+                break;
+            }
+            // the first database of a size covers positive branches only (Algorithm 1)
+            let positives_only = round == 0 && pending.iter().any(|b| b.positive);
+            // branches are tried as assumptions (indicator literals), never pushed: a
+            // push propagates outside the checks' time and resource limits
+            let mut chosen: Vec<usize> = Vec::new();
+            let mut assumed: Vec<Bool> = Vec::new();
+            let mut negatives = 0;
+            for (k, b) in pending.iter().enumerate() {
+                if Instant::now() >= deadline {
+                    exhausted = true;
+                    break;
+                }
+                if !b.positive && (positives_only || (mode == Mode::OneNegative && negatives == 1))
+                {
+                    continue;
+                }
+                assumed.push(b.indicator.clone());
+                if solver.check_assumptions(&assumed) == SatResult::Sat {
+                    chosen.push(k);
+                    negatives += usize::from(!b.positive);
+                } else {
+                    assumed.pop();
+                }
+            }
+            let mut model = None;
+            if !chosen.is_empty() && Instant::now() < deadline {
+                for preference in &preferences {
+                    assumed.push(preference.clone());
+                    if solver.check_assumptions(&assumed) == SatResult::Sat {
+                        model = solver.get_model();
+                    }
+                    assumed.pop();
+                    if model.is_some() {
+                        break;
+                    }
+                }
+                if model.is_none() && solver.check_assumptions(&assumed) == SatResult::Sat {
+                    model = solver.get_model();
+                }
+            }
+            let Some(model) = model else {
+                break;
+            };
+            let covered: Vec<String> = chosen.iter().map(|&k| pending[k].label.clone()).collect();
+            made.push(Instance {
+                db: db.concretize(&model),
+                covered,
+            });
+            let chosen: HashSet<usize> = chosen.into_iter().collect();
+            pending = pending
+                .into_iter()
+                .enumerate()
+                .filter(|(k, _)| !chosen.contains(k))
+                .map(|(_, b)| b)
+                .collect();
+            if exhausted {
+                break;
+            }
+        }
+        Ok(AtSize {
+            labels,
+            made,
+            exhausted,
+            speculated: db.speculated,
+        })
+    })
 }

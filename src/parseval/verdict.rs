@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use super::evidence::{without_nulls, Evidence};
 use super::options::Options;
 use super::search::{generate, Generated};
+use super::speculation::query_texts;
 use super::ties::{cutoff, order_determined, orders_by_hidden_keys, Cutoff};
 use super::variants::{foreign_keys_hold, variants};
 use crate::cache::TextCache;
@@ -253,6 +254,9 @@ pub fn decide(gold: &str, pred: &str, schema: Arc<Schema>, opts: &Options) -> De
     let width = gold_plan.root.output().len();
     let mut suites: Vec<Generated> = Vec::new();
     let pred_plan = crate::plan::plan_sql(pred, &schema).ok();
+    // each query's speculative texts include the other's literals
+    let gold_texts = query_texts(&gold_plan);
+    let pred_texts = pred_plan.as_ref().map(query_texts).unwrap_or_default();
     let mut tried = 0;
     let mut gold_failure: Option<String> = None;
     let mut any_rows = false;
@@ -355,7 +359,7 @@ pub fn decide(gold: &str, pred: &str, schema: Arc<Schema>, opts: &Options) -> De
     // each query's suite gets half the budget at least, so the prediction's is generated
     // whatever the load (a generation runs until its branches or its time are exhausted)
     let halfway = start + Duration::from_millis(opts.budget_ms / 2);
-    let mut g = generate(&gold_plan, &schema, opts, halfway);
+    let mut g = generate(&gold_plan, &schema, opts, halfway, &pred_texts);
     g.instances.remove(0); // the empty database was run already
     if let Some(v) = check(&g, &mut tried) {
         d.databases = tried;
@@ -366,7 +370,7 @@ pub fn decide(gold: &str, pred: &str, schema: Arc<Schema>, opts: &Options) -> De
     suites.push(g);
     if let Some(pp) = &pred_plan {
         if Instant::now() < deadline {
-            let mut g = generate(pp, &schema, opts, deadline);
+            let mut g = generate(pp, &schema, opts, deadline, &gold_texts);
             g.instances.remove(0); // the empty database was run already
             if let Some(v) = check(&g, &mut tried) {
                 d.databases = tried;

@@ -1,0 +1,294 @@
+//! Speculative text values (the paper's speculative concrete assignment): in the search's first pass a generated text value is one of a few constants (the queries' own literals, dates just inside and outside date-shaped literals, plain fillers), chosen by an integer, so Z3 picks among constants instead of solving string constraints. Its string theory gives up on a substring compared between two bounds (`SUBSTR(date, 1, 7) BETWEEN '2008-08' AND '2008-10'`) even with nothing else asserted; over constants the same check takes milliseconds.
+
+use std::str::FromStr;
+
+use z3::ast::{Ast, Int, String as ZString};
+use z3::DeclKind;
+
+use super::search::visit_all;
+use crate::plan::{Expr, Literal, QueryPlan};
+
+/// Most literals taken from the queries (the domain adds dates and fillers to them).
+const MAX_LITERALS: usize = 24;
+/// Longest literal taken (longer ones stay for the symbolic pass).
+const MAX_LITERAL_LEN: usize = 200;
+
+/// The literals of `q` as SQLite would compare them with text: text literals as written
+/// (LIKE patterns too: a pattern matches itself), numbers in their text form. First-seen order,
+/// no repeats.
+pub fn query_texts(q: &QueryPlan) -> Vec<String> {
+    fn walk(e: &Expr, out: &mut Vec<String>) {
+        match e {
+            Expr::Literal(l) => {
+                let text = match l {
+                    Literal::Text(t) => Some(t.clone()),
+                    Literal::Integer(i) => Some(i.to_string()),
+                    Literal::Real(r) => Some(r.to_string()),
+                    _ => None,
+                };
+                if let Some(t) = text.filter(|t| !out.contains(t)) {
+                    out.push(t);
+                }
+            }
+            Expr::Call(_, args) => args.iter().for_each(|a| walk(a, out)),
+            Expr::Subquery(s) => {
+                if let Some(o) = &s.operand {
+                    walk(o, out);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    visit_all(&q.root, &mut |p| {
+        for e in p.exprs() {
+            walk(e, &mut out);
+        }
+    });
+    out
+}
+
+/// The texts a generated text value may take for instances of `size` rows: each literal, its
+/// form without LIKE wildcards, the dates around each date-shaped literal (see
+/// [`dates_around`]), then `size` fillers `v1`, `v2`, ... (enough for distinct keys).
+pub fn text_domain(literals: &[String], size: usize) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut add = |t: String| {
+        if t.len() <= MAX_LITERAL_LEN && t.is_ascii() && !out.contains(&t) {
+            out.push(t);
+        }
+    };
+    for lit in literals.iter().take(MAX_LITERALS) {
+        add(lit.clone());
+        if lit.contains(['%', '_']) {
+            add(lit.replace(['%', '_'], ""));
+        }
+        for d in dates_around(lit) {
+            add(d);
+        }
+    }
+    for k in 1..=size {
+        add(format!("v{k}"));
+    }
+    out
+}
+
+/// A text term equal to `domain[k]` for the integer `k` (the last entry for any other `k`, so
+/// no range needs asserting); None for an empty domain or a text Z3 cannot hold.
+pub fn choice(domain: &[String], k: &Int) -> Option<ZString> {
+    let (last, rest) = domain.split_last()?;
+    let mut term = ZString::from_str(last).ok()?;
+    for (i, t) in rest.iter().enumerate().rev() {
+        let value = ZString::from_str(t).ok()?;
+        term = k.eq(Int::from_i64(i as i64)).ite(&value, &term);
+    }
+    Some(term)
+}
+
+/// `f` pushed through a speculative text: for an if-then-else over texts (a [`choice`], or what
+/// a lifted function made of one) the same if-then-else over `f` of each branch, each
+/// simplified (to a constant where the branch is one); `f(s)` for any other text. Z3's string
+/// theory is slow on an ordering, a substring or a regular expression of an if-then-else, even
+/// of constants, when it sits under a disjunction; over constants the rewriter decides it.
+pub fn lift<T: Ast>(s: &ZString, f: &mut dyn FnMut(&ZString) -> T) -> T {
+    if let Ok(decl) = s.safe_decl() {
+        if decl.kind() == DeclKind::Ite {
+            let parts = s.children();
+            if let [c, a, b] = parts.as_slice() {
+                if let (Some(c), Some(a), Some(b)) = (c.as_bool(), a.as_string(), b.as_string()) {
+                    let (a, b) = (lift(&a, f), lift(&b, f));
+                    return c.ite(&a, &b);
+                }
+            }
+        }
+    }
+    f(s).simplify()
+}
+
+/// A calendar day (year 1000-2999, day within its month).
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Day {
+    year: i32,
+    month: u32,
+    day: u32,
+}
+
+fn days_in(year: i32, month: u32) -> u32 {
+    match month {
+        2 if year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    }
+}
+
+impl Day {
+    fn next(self) -> Day {
+        if self.day < days_in(self.year, self.month) {
+            Day {
+                day: self.day + 1,
+                ..self
+            }
+        } else if self.month < 12 {
+            Day {
+                month: self.month + 1,
+                day: 1,
+                ..self
+            }
+        } else {
+            Day {
+                year: self.year + 1,
+                month: 1,
+                day: 1,
+            }
+        }
+    }
+
+    fn previous(self) -> Day {
+        if self.day > 1 {
+            Day {
+                day: self.day - 1,
+                ..self
+            }
+        } else if self.month > 1 {
+            let month = self.month - 1;
+            Day {
+                month,
+                day: days_in(self.year, month),
+                ..self
+            }
+        } else {
+            Day {
+                year: self.year - 1,
+                month: 12,
+                day: 31,
+            }
+        }
+    }
+
+    fn text(self) -> String {
+        format!("{:04}-{:02}-{:02}", self.year, self.month, self.day)
+    }
+}
+
+/// The first and last day of the period a date-shaped literal names: `YYYY`, `YYYY-MM`,
+/// `YYYY-MM-DD`, or `YYYY-MM-DD HH:MM:SS` (its day).
+fn period(lit: &str) -> Option<(Day, Day)> {
+    let num = |s: &str| -> Option<u32> {
+        (!s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| s.parse().ok())
+            .flatten()
+    };
+    let date = lit.split(' ').next()?;
+    let parts: Vec<&str> = date.split('-').collect();
+    let year = num(parts.first().filter(|y| y.len() == 4)?)? as i32;
+    if !(1000..=2999).contains(&year) {
+        return None;
+    }
+    let month = match parts.get(1) {
+        Some(m) if m.len() == 2 => Some(num(m).filter(|m| (1..=12).contains(m))?),
+        Some(_) => return None,
+        None => None,
+    };
+    let day = match (month, parts.get(2)) {
+        (Some(m), Some(d)) if d.len() == 2 => {
+            Some(num(d).filter(|d| (1..=days_in(year, m)).contains(d))?)
+        }
+        (_, Some(_)) => return None,
+        _ => None,
+    };
+    if parts.len() > 3 || (lit.contains(' ') && day.is_none()) {
+        return None;
+    }
+    let first = Day {
+        year,
+        month: month.unwrap_or(1),
+        day: day.unwrap_or(1),
+    };
+    let last_month = month.unwrap_or(12);
+    let last = Day {
+        year,
+        month: last_month,
+        day: day.unwrap_or_else(|| days_in(year, last_month)),
+    };
+    Some((first, last))
+}
+
+/// Dates around a date-shaped literal: the period's first day, its last day at noon (inside
+/// the period, after a `... 00:00:00` bound on it), and the days just before and after it, as
+/// dates and as date-times. Nothing for other text.
+pub fn dates_around(lit: &str) -> Vec<String> {
+    let Some((first, last)) = period(lit) else {
+        return Vec::new();
+    };
+    let (before, after) = (first.previous(), last.next());
+    vec![
+        first.text(),
+        format!("{} 12:00:00", last.text()),
+        format!("{} 00:00:00", first.text()),
+        last.text(),
+        before.text(),
+        format!("{} 12:00:00", after.text()),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_around_years_months_days_and_times() {
+        assert_eq!(
+            dates_around("1987"),
+            [
+                "1987-01-01",
+                "1987-12-31 12:00:00",
+                "1987-01-01 00:00:00",
+                "1987-12-31",
+                "1986-12-31",
+                "1988-01-01 12:00:00"
+            ]
+        );
+        assert_eq!(dates_around("2008-02")[1], "2008-02-29 12:00:00");
+        assert_eq!(dates_around("2008-03")[4], "2008-02-29");
+        assert_eq!(
+            dates_around("1992-12-31 00:00:00")[5],
+            "1993-01-01 12:00:00"
+        );
+        for not_a_date in [
+            "east Bohemia",
+            "19",
+            "2008-13",
+            "2008-02-30",
+            "12345",
+            "2008-1-1",
+        ] {
+            assert!(dates_around(not_a_date).is_empty(), "{not_a_date}");
+        }
+    }
+
+    #[test]
+    fn domain_holds_literals_patterns_dates_and_enough_fillers() {
+        let d = text_domain(&["%bus%".into(), "2008".into(), "x".into(), "x".into()], 3);
+        assert_eq!(&d[..2], ["%bus%", "bus"]);
+        assert!(d.contains(&"2007-12-31".to_string()));
+        assert_eq!(d.iter().filter(|t| *t == "x").count(), 1);
+        assert_eq!(&d[d.len() - 3..], ["v1", "v2", "v3"]);
+    }
+
+    #[test]
+    fn choice_picks_the_indexed_text() {
+        use z3::{SatResult, Solver};
+        let domain: Vec<String> = ["a", "2008-09-01", "v1"].map(String::from).to_vec();
+        let k = Int::new_const("k");
+        let term = choice(&domain, &k).unwrap();
+        let solver = Solver::new();
+        let sub = term.substr(Int::from_i64(0), Int::from_i64(7));
+        solver.assert(ZString::from_str("2008-08").unwrap().str_le(&sub));
+        solver.assert(sub.str_le(ZString::from_str("2008-10").unwrap()));
+        assert_eq!(solver.check(), SatResult::Sat);
+        let model = solver.get_model().unwrap();
+        let value = model.eval(&term, true).and_then(|t| t.as_string());
+        assert_eq!(value.as_deref(), Some("2008-09-01"));
+    }
+}
