@@ -85,24 +85,72 @@ pub fn choice(domain: &[String], k: &Int) -> Option<ZString> {
     Some(term)
 }
 
+/// Most branches a text is split into by [`lift`] (a domain of a few dozen texts fits; an
+/// if-then-else chain built over many rows, such as MAX of a text column, does not).
+const MAX_LIFTED: usize = 256;
+
 /// `f` pushed through a speculative text: for an if-then-else over texts (a [`choice`], or what
-/// a lifted function made of one) the same if-then-else over `f` of each branch, each
-/// simplified (to a constant where the branch is one); `f(s)` for any other text. Z3's string
-/// theory is slow on an ordering, a substring or a regular expression of an if-then-else, even
-/// of constants, when it sits under a disjunction; over constants the rewriter decides it.
+/// a lifted function made of one) the same if-then-else over `f` of each branch; `f(s)` for any
+/// other text, or when `s` splits into more than [`MAX_LIFTED`] branches. Z3's string theory is
+/// slow on an ordering, a substring or a regular expression of an if-then-else, even of
+/// constants, when it sits under a disjunction; over constants the rewriter decides each branch.
 pub fn lift<T: Ast>(s: &ZString, f: &mut dyn FnMut(&ZString) -> T) -> T {
-    if let Ok(decl) = s.safe_decl() {
-        if decl.kind() == DeclKind::Ite {
-            let parts = s.children();
-            if let [c, a, b] = parts.as_slice() {
-                if let (Some(c), Some(a), Some(b)) = (c.as_bool(), a.as_string(), b.as_string()) {
-                    let (a, b) = (lift(&a, f), lift(&b, f));
-                    return c.ite(&a, &b);
-                }
-            }
-        }
+    let mut left = MAX_LIFTED;
+    if count_branches(s, &mut left) {
+        split(s, f)
+    } else {
+        f(s)
     }
-    f(s).simplify()
+}
+
+/// `f(x, y)` pushed through both speculative texts, as [`lift`], while the pairs of branches
+/// stay within [`MAX_LIFTED`]; else through the one that splits (the other is left whole).
+pub fn lift_pair<T: Ast>(x: &ZString, y: &ZString, f: &dyn Fn(&ZString, &ZString) -> T) -> T {
+    let branches = |s: &ZString| {
+        let mut left = MAX_LIFTED;
+        count_branches(s, &mut left).then_some(MAX_LIFTED - left)
+    };
+    match (branches(x), branches(y)) {
+        (Some(a), Some(b)) if a * b <= MAX_LIFTED => split(x, &mut |x| split(y, &mut |y| f(x, y))),
+        (Some(a), _) if a > 1 => split(x, &mut |x| f(x, y)),
+        (_, Some(b)) if b > 1 => split(y, &mut |y| f(x, y)),
+        _ => f(x, y),
+    }
+}
+
+/// An if-then-else over texts: its condition and both branches.
+fn as_ite(s: &ZString) -> Option<(z3::ast::Bool, ZString, ZString)> {
+    if s.safe_decl().ok()?.kind() != DeclKind::Ite {
+        return None;
+    }
+    match s.children().as_slice() {
+        [c, a, b] => Some((c.as_bool()?, a.as_string()?, b.as_string()?)),
+        _ => None,
+    }
+}
+
+/// Whether `s` splits into at most `left` branches (counting them down).
+fn count_branches(s: &ZString, left: &mut usize) -> bool {
+    match as_ite(s) {
+        Some((_, a, b)) => count_branches(&a, left) && count_branches(&b, left),
+        None if *left > 0 => {
+            *left -= 1;
+            true
+        }
+        None => false,
+    }
+}
+
+fn split<T: Ast>(s: &ZString, f: &mut dyn FnMut(&ZString) -> T) -> T {
+    match as_ite(s) {
+        Some((c, a, b)) => {
+            let (a, b) = (split(&a, f), split(&b, f));
+            c.ite(&a, &b)
+        }
+        // decided here where `s` is a constant: the solver's own preprocessing leaves a
+        // substring or ordering of constants to its string theory
+        None => f(s).simplify(),
+    }
 }
 
 /// A calendar day (year 1000-2999, day within its month).

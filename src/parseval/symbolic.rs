@@ -2,7 +2,7 @@
 
 use z3::ast::{Bool, Int, Real, String as ZString};
 
-use super::speculation::lift;
+use super::speculation::lift_pair;
 use crate::plan::ColumnId;
 
 /// A Z3 term of one of the three sorts the generator models.
@@ -166,8 +166,8 @@ pub fn cmp_terms(a: &Term, b: &Term, cmp: Cmp) -> Option<Bool> {
         // an ordering of speculative texts is decided per pair of constants (speculation.rs)
         (Term::Text(x), Term::Text(y)) => match cmp {
             Cmp::Eq => x.eq(y),
-            Cmp::Lt => lift(x, &mut |x| lift(y, &mut |y| x.str_lt(y))),
-            Cmp::Le => lift(x, &mut |x| lift(y, &mut |y| x.str_le(y))),
+            Cmp::Lt => lift_pair(x, y, &|x, y| x.str_lt(y)),
+            Cmp::Le => lift_pair(x, y, &|x, y| x.str_le(y)),
         },
         (Term::Int(_) | Term::Real(_), Term::Int(_) | Term::Real(_)) => {
             let (x, y) = (as_real(a)?, as_real(b)?);
