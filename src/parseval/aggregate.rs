@@ -1,7 +1,8 @@
-//! Aggregate functions over a symbolic group: COUNT, SUM, TOTAL, AVG, MIN, MAX as Z3 terms (SQL's NULL rules included); the rest unmodelled.
+//! Aggregate functions over a symbolic group: COUNT, SUM, TOTAL, AVG, MIN, MAX as Z3 terms (SQL's NULL rules included; the rest unmodelled), and the coverage branches of their arguments.
 
 use z3::ast::{Bool, Int, Real};
 
+use super::execute::any;
 use super::symbolic::{as_real, cmp_terms, ite_term, Cmp, SymVal, Term};
 use crate::plan::AggFunc;
 
@@ -23,6 +24,33 @@ fn none(live: &[Bool]) -> Bool {
         Bool::from_bool(true)
     } else {
         Bool::or(live).not()
+    }
+}
+
+/// Two live rows of one group with the same non-NULL argument (the `p`th value of each of
+/// `rows`): where `COUNT(a)` and `COUNT(DISTINCT a)` part, and where a join repeats a row.
+fn repeated_argument(
+    rows: &[super::symbolic::SymRow],
+    p: usize,
+    same_group: &dyn Fn(usize, usize) -> Bool,
+) -> Bool {
+    let mut pairs = Vec::new();
+    for i in 0..rows.len() {
+        for j in 0..i {
+            let (a, b) = (&rows[i], &rows[j]);
+            pairs.push(Bool::and(&[
+                a.exists.clone(),
+                b.exists.clone(),
+                same_group(i, j),
+                a.vals[p].null.not(),
+                super::symbolic::same_value(&a.vals[p], &b.vals[p]),
+            ]));
+        }
+    }
+    if pairs.is_empty() {
+        Bool::from_bool(false)
+    } else {
+        Bool::or(&pairs)
     }
 }
 
@@ -124,5 +152,50 @@ pub fn call(func: &AggFunc, live: &[Bool], vals: &[&SymVal], rep: Option<&SymVal
             term: None,
             null: none(live),
         },
+    }
+}
+
+impl super::execute::Executor<'_> {
+    /// The branches of each aggregate call's argument column: a NULL next to a value (`COUNT(col)`
+    /// against `COUNT(*)`, `AVG` against `SUM / COUNT(*)`), a NULL, and a repeated value.
+    pub(super) fn argument_branches(
+        &mut self,
+        op: usize,
+        calls: &[crate::plan::AggCall],
+        input: &super::symbolic::SymRel,
+        same_group: &dyn Fn(usize, usize) -> Bool,
+    ) {
+        for call in calls {
+            if let Some(p) = call.args.first().and_then(|c| input.position(*c)) {
+                let nulls: Vec<Bool> = input
+                    .rows
+                    .iter()
+                    .map(|r| Bool::and(&[r.exists.clone(), r.vals[p].null.clone()]))
+                    .collect();
+                let values: Vec<Bool> = input
+                    .rows
+                    .iter()
+                    .map(|r| Bool::and(&[r.exists.clone(), r.vals[p].null.not()]))
+                    .collect();
+                let name = call.func.name();
+                // NULL next to a value: COUNT(col) against COUNT(*), AVG against SUM / COUNT(*)
+                let mixed = Bool::and(&[any(nulls.clone()), any(values)]);
+                self.branch(
+                    format!("Aggregate#{op} NULL and non-NULL arguments of {name}"),
+                    false,
+                    mixed,
+                );
+                self.branch(
+                    format!("Aggregate#{op} NULL argument of {name}"),
+                    false,
+                    any(nulls),
+                );
+                self.branch(
+                    format!("Aggregate#{op} a repeated argument of {name}"),
+                    false,
+                    repeated_argument(&input.rows, p, same_group),
+                );
+            }
+        }
     }
 }

@@ -1,8 +1,9 @@
-//! Boundary branches: a row whose compared value sits exactly on the other operand of an inequality (and, for integers, just across the edge), where `>` and `>=`, `<` and `<=`, BETWEEN and strict bounds part.
+//! Boundary branches: a row whose compared value sits exactly on the other operand of an inequality (and, for integers, just across the edge; for texts, just above it), where `>` and `>=`, `<` and `<=`, BETWEEN and strict bounds part.
 
 use z3::ast::{Bool, Int};
 
 use super::execute::{any, Executor};
+use super::speculation::lift_pair;
 use super::symbolic::{cmp_terms, Cmp, SymRel, SymVal, Term};
 use crate::plan::{Expr, Literal, Op};
 
@@ -67,19 +68,20 @@ fn replace_atom(e: &Expr, k: &mut usize, with: bool) -> Expr {
     }
 }
 
-/// `v = b + offset` when both are non-NULL; None when the solver cannot compare them or an
-/// offset is asked of a non-integer.
+/// `v = b + offset` when both are non-NULL; for texts just above the bound (offset 1), `v`
+/// extends `b` (`'1998-12-31 12:00:00'` against `'1998-12-31'`); None when the solver cannot
+/// compare them or the offset has no text form.
 fn at(v: &SymVal, b: &SymVal, offset: i64) -> Option<Bool> {
     let (Some(x), Some(y)) = (&v.term, &b.term) else {
         return None;
     };
-    let eq = if offset == 0 {
-        cmp_terms(x, y, Cmp::Eq)?
-    } else {
-        let (Term::Int(x), Term::Int(y)) = (x, y) else {
-            return None;
-        };
-        x.eq(Int::add(&[y, &Int::from_i64(offset)]))
+    let eq = match (x, y, offset) {
+        (_, _, 0) => cmp_terms(x, y, Cmp::Eq)?,
+        (Term::Int(x), Term::Int(y), _) => x.eq(Int::add(&[y, &Int::from_i64(offset)])),
+        (Term::Text(x), Term::Text(y), 1) => {
+            Bool::and(&[x.eq(y).not(), lift_pair(y, x, &|y, x| y.prefix(x))])
+        }
+        _ => return None,
     };
     Some(Bool::and(&[v.null.not(), b.null.not(), eq]))
 }

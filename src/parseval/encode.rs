@@ -155,6 +155,7 @@ impl Executor<'_> {
                 let Ok(rel) = rel else {
                     return SymVal::unknown();
                 };
+                self.scalar_row_count_branches(&s.plan, &rel);
                 // the first existing row's first column, NULL when there is none
                 let mut out = SymVal::null();
                 for row in rel.rows.iter().rev() {
@@ -167,6 +168,34 @@ impl Executor<'_> {
             Expr::Call(op, args) => self.call_value(op, args, env),
             Expr::Subquery(_) => self.truth_value(e, env),
         }
+    }
+
+    /// The row-count branches of a scalar subquery, on its first evaluation: it returns no row
+    /// (the value is NULL), or several (SQLite takes the first: against a join or IN, the
+    /// others are lost).
+    fn scalar_row_count_branches(
+        &mut self,
+        plan: &crate::plan::Plan,
+        rel: &super::symbolic::SymRel,
+    ) {
+        let address = plan as *const crate::plan::Plan as usize;
+        if self.quiet > 0 || self.scalar_subqueries.contains(&address) {
+            return;
+        }
+        self.scalar_subqueries.push(address);
+        let k = self.scalar_subqueries.len();
+        let live: Vec<Bool> = rel.rows.iter().map(|r| r.exists.clone()).collect();
+        let n = super::aggregate::count(&live);
+        self.branch(
+            format!("Scalar subquery {k} returns no row"),
+            false,
+            n.eq(Int::from_i64(0)),
+        );
+        self.branch(
+            format!("Scalar subquery {k} returns several rows"),
+            false,
+            n.ge(Int::from_i64(2)),
+        );
     }
 
     /// A condition used as a value: 1, 0 or NULL.

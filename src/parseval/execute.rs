@@ -38,6 +38,8 @@ pub struct Executor<'a> {
     pub(super) next_op: usize,
     /// Inside a subquery evaluated per outer row: no branches are collected there.
     pub(super) quiet: usize,
+    /// Scalar subqueries whose row-count branches were collected (by address, in order).
+    pub(super) scalar_subqueries: Vec<usize>,
 }
 
 /// Why a plan cannot be executed symbolically.
@@ -61,6 +63,7 @@ impl<'a> Executor<'a> {
             avoid: Vec::new(),
             next_op: 0,
             quiet: 0,
+            scalar_subqueries: Vec::new(),
         }
     }
 
@@ -455,33 +458,7 @@ impl<'a> Executor<'a> {
             false,
             any(exists_all).not(),
         );
-        for call in &a.calls {
-            if let Some(p) = call.args.first().and_then(|c| input.position(*c)) {
-                let nulls: Vec<Bool> = input
-                    .rows
-                    .iter()
-                    .map(|r| Bool::and(&[r.exists.clone(), r.vals[p].null.clone()]))
-                    .collect();
-                let values: Vec<Bool> = input
-                    .rows
-                    .iter()
-                    .map(|r| Bool::and(&[r.exists.clone(), r.vals[p].null.not()]))
-                    .collect();
-                let name = call.func.name();
-                // NULL next to a value: COUNT(col) against COUNT(*), AVG against SUM / COUNT(*)
-                let mixed = Bool::and(&[any(nulls.clone()), any(values)]);
-                self.branch(
-                    format!("Aggregate#{op} NULL and non-NULL arguments of {name}"),
-                    false,
-                    mixed,
-                );
-                self.branch(
-                    format!("Aggregate#{op} NULL argument of {name}"),
-                    false,
-                    any(nulls),
-                );
-            }
-        }
+        self.argument_branches(op, &a.calls, &input, &same_group);
         let mut rows = Vec::with_capacity(reps.len());
         for (rep, member, i) in &reps {
             let mut vals: Vec<SymVal> = key_pos

@@ -5,7 +5,10 @@
 //! (a row passes or fails each predicate term, is NULL there, a pair joins or a tuple joins with
 //! nothing, a group has several rows, the input is empty, ...). `search` solves the integrity
 //! constraints plus greedy subsets of branches with Z3, one model per database, growing the
-//! instance size (paper Algorithm 1). What the solver cannot model (string and date functions,
+//! instance size (paper Algorithm 1). Text values are first drawn from a few constants
+//! (`speculation`: the queries' literals, dates around them, fillers), which Z3 decides in
+//! milliseconds where its string theory gives up; branches that leaves uncovered are searched
+//! again over all strings. What the solver cannot model (string and date functions,
 //! casts between text and numbers, correlated values it cannot reach) is left unconstrained: a
 //! speculative value, and running the queries decides. `verdict` runs both queries on the
 //! databases generated for both, and on value variants of each (`variants`: NULLs replaced, case

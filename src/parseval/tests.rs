@@ -122,6 +122,25 @@ fn generation_is_deterministic_and_covers_branches() {
 }
 
 #[test]
+fn scalar_subqueries_and_repeated_arguments_have_branches() {
+    let q = "SELECT count(DISTINCT title) FROM song \
+             WHERE singer_id = (SELECT singer_id FROM singer WHERE country = 'x')";
+    let (g, _) = generate_for(q, Some(DDL), &Options::default()).unwrap();
+    let covered = g.covered();
+    for label in [
+        "Scalar subquery 1 returns no row",
+        "Scalar subquery 1 returns several rows",
+        "Aggregate#2 a repeated argument of COUNT",
+    ] {
+        assert!(
+            covered.contains(label),
+            "{label}: {covered:?} of {:?}",
+            g.branches
+        );
+    }
+}
+
+#[test]
 fn schema_less_pairs_are_decided() {
     let o = Options::default();
     let (g, p) = ("SELECT a FROM t WHERE b = 1", "SELECT a FROM t WHERE b = 2");
