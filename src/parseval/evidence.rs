@@ -54,8 +54,8 @@ impl Evidence {
 
 /// `db` with every NULL replaced by a fresh non-NULL value of its column's type (a foreign-key
 /// column takes the referenced column's value in the referenced table's first row), so a
-/// counterexample that holds NULLs can be re-checked on ordinary data. `None` when `db` has no
-/// NULL or a NULL cannot be replaced (a foreign key whose referenced table is empty).
+/// counterexample that holds NULLs can be re-checked on ordinary data. A foreign-key column whose
+/// referenced table is empty stays NULL. `None` when no NULL could be replaced.
 pub fn without_nulls(schema: &Schema, db: &Database) -> Option<Database> {
     let mut out = db.clone();
     let mut replaced = 0usize;
@@ -66,15 +66,20 @@ pub fn without_nulls(schema: &Schema, db: &Database) -> Option<Database> {
                 if !matches!(slot, Value::Null) {
                     continue;
                 }
-                replaced += 1;
-                *slot = match table
+                let value = match table
                     .foreign_keys
                     .iter()
                     .find(|fk| fk.columns.contains(&column))
                 {
-                    Some(fk) => referenced_value(schema, db, fk, column)?,
-                    None => fresh_value(storage_class(schema, column), replaced),
+                    // a reference into an empty table stays NULL (the only valid value)
+                    Some(fk) => match referenced_value(schema, db, fk, column) {
+                        Some(v) => v,
+                        None => continue,
+                    },
+                    None => fresh_value(storage_class(schema, column), replaced + 1),
                 };
+                replaced += 1;
+                *slot = value;
             }
         }
     }

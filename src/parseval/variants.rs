@@ -12,12 +12,15 @@ use super::evidence::without_nulls;
 use crate::exec::instance::{quote, Database};
 use crate::schema::Schema;
 
-/// The variants of `db` worth running, at most three: NULLs replaced (when there are any), then,
-/// on that NULL-free copy, "swapped" (letter case swapped, integers v → 2v + 3, reals r → 2r + 0.25)
-/// and "repeated" (numbers negated, text padded as " t" + t + "z", and each free column's first
-/// value repeated down the table). Text that reads as a number is moved with the numbers, so a text
-/// column referencing a number key keeps matching it. Variants equal to `db` are left out.
-pub fn variants(schema: &Schema, db: &Database) -> Vec<Database> {
+/// The variants of `db` worth running, at most four: NULLs replaced (when there are any), then,
+/// on that NULL-free copy, "swapped" (letter case swapped, integers v → 2v + 3, reals r → 2r + 0.25),
+/// "repeated" (numbers negated, text padded as " t" + t + "z", and each free column's first
+/// value repeated down the table) and "names repeated" (the copy with each free column's values
+/// repeated, except values equal to one of the queries' `literals`, which the queries' conditions
+/// pick: two students called alike, one with a cat and one with a dog). Text that reads as a
+/// number is moved with the numbers, so a text column referencing a number key keeps matching
+/// it. Variants equal to `db` are left out.
+pub fn variants(schema: &Schema, db: &Database, literals: &[String]) -> Vec<Database> {
     let mut out = Vec::new();
     let base = match without_nulls(schema, db) {
         Some(plain) => {
@@ -31,9 +34,19 @@ pub fn variants(schema: &Schema, db: &Database) -> Vec<Database> {
     }
     out.push(SWAPPED.database(&base));
     let mut repeated = NEGATED_AND_PADDED.database(&base);
-    repeat_free_columns(schema, &mut repeated);
+    repeat_free_columns(schema, &mut repeated, &[]);
     out.push(repeated);
-    out.retain(|v| v != db);
+    let mut alike = base;
+    repeat_free_columns(schema, &mut alike, literals);
+    out.push(alike);
+    let mut seen: Vec<Database> = vec![db.clone()];
+    out.retain(|v| {
+        let new = !seen.contains(v);
+        if new {
+            seen.push(v.clone());
+        }
+        new
+    });
     out
 }
 
@@ -138,9 +151,10 @@ fn swap_case(c: char) -> char {
     }
 }
 
-/// Each column that no key, unique constraint or foreign key involves takes its first row's value
-/// in every row of its table, so duplicates appear (DISTINCT, COUNT(DISTINCT ..), GROUP BY).
-fn repeat_free_columns(schema: &Schema, db: &mut Database) {
+/// Each column that no key, unique constraint or foreign key involves takes one value in every
+/// row of its table, so duplicates appear (DISTINCT, COUNT(DISTINCT ..), GROUP BY): its first
+/// value that is not one of `kept`; values in `kept` (as text) stay where they are.
+fn repeat_free_columns(schema: &Schema, db: &mut Database, kept: &[String]) {
     let bound: std::collections::HashSet<usize> = schema
         .tables
         .iter()
@@ -153,20 +167,35 @@ fn repeat_free_columns(schema: &Schema, db: &mut Database) {
             keys.chain(fks).copied().collect::<Vec<_>>()
         })
         .collect();
+    let is_kept = |v: &Value| {
+        let text = match v {
+            Value::Text(t) => t.clone(),
+            Value::Integer(i) => i.to_string(),
+            Value::Real(r) => r.to_string(),
+            _ => return false,
+        };
+        kept.contains(&text)
+    };
     for t in &mut db.tables {
         let Some(table) = schema.tables.get(t.table) else {
-            continue;
-        };
-        let Some(first) = t.rows.first().cloned() else {
             continue;
         };
         for (i, &column) in table.columns.iter().enumerate() {
             if bound.contains(&column) {
                 continue;
             }
-            for row in t.rows.iter_mut().skip(1) {
-                if let (Some(slot), Some(v)) = (row.get_mut(i), first.get(i)) {
-                    *slot = v.clone();
+            let Some(value) = t
+                .rows
+                .iter()
+                .filter_map(|r| r.get(i))
+                .find(|v| !is_kept(v))
+                .cloned()
+            else {
+                continue;
+            };
+            for slot in t.rows.iter_mut().filter_map(|r| r.get_mut(i)) {
+                if !is_kept(slot) {
+                    *slot = value.clone();
                 }
             }
         }
@@ -215,8 +244,12 @@ mod tests {
     #[test]
     fn variants_keep_keys_and_references() {
         let s = schema();
-        let all = variants(&s, &db());
-        assert_eq!(all.len(), 3, "NULLs replaced, swapped, repeated");
+        let all = variants(&s, &db(), &[]);
+        assert_eq!(
+            all.len(),
+            4,
+            "NULLs replaced, swapped, repeated, names repeated"
+        );
         for v in &all {
             let conn = open_database(&s, v).expect("keys hold");
             assert!(foreign_keys_hold(&conn, &s), "{v:?}");
@@ -235,6 +268,16 @@ mod tests {
             "a free column repeats its first value"
         );
         assert_ne!(repeated[1][0], repeated[0][0], "a key never repeats");
+        let alike = &all[3].tables[0].rows;
+        assert_eq!(
+            alike[1][1],
+            Value::Text("Ann".into()),
+            "plain values repeat"
+        );
+        let kept = variants(&s, &db(), &["Ann".into()]);
+        let alike = &kept[3].tables[0].rows;
+        assert_eq!(alike[0][1], Value::Text("Ann".into()), "a literal stays");
+        assert_eq!(alike[1][1], Value::Text("bob".into()), "and is not copied");
     }
 
     #[test]
@@ -244,6 +287,6 @@ mod tests {
         bad.tables[1].rows[0][1] = Value::Text("A".into());
         let conn = open_database(&s, &bad).unwrap();
         assert!(!foreign_keys_hold(&conn, &s));
-        assert!(variants(&s, &Database::default()).is_empty());
+        assert!(variants(&s, &Database::default(), &[]).is_empty());
     }
 }

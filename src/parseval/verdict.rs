@@ -257,6 +257,7 @@ pub fn decide(gold: &str, pred: &str, schema: Arc<Schema>, opts: &Options) -> De
     // each query's speculative texts include the other's literals
     let gold_texts = query_texts(&gold_plan);
     let pred_texts = pred_plan.as_ref().map(query_texts).unwrap_or_default();
+    let literals: Vec<String> = gold_texts.iter().chain(&pred_texts).cloned().collect();
     let mut tried = 0;
     let mut gold_failure: Option<String> = None;
     let mut any_rows = false;
@@ -268,7 +269,7 @@ pub fn decide(gold: &str, pred: &str, schema: Arc<Schema>, opts: &Options) -> De
         // each generated database, then its value variants (see variants.rs), made only when
         // the search gets that far
         let candidates = suite.instances.iter().flat_map(|inst| {
-            let made = std::iter::once_with(|| variants(&schema, &inst.db)).flatten();
+            let made = std::iter::once_with(|| variants(&schema, &inst.db, &literals)).flatten();
             std::iter::once((true, Cow::Borrowed(&inst.db)))
                 .chain(made.map(|v| (false, Cow::Owned(v))))
         });
