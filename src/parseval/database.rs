@@ -290,6 +290,78 @@ impl SymDb {
         }
     }
 
+    /// For each foreign key between two of `scanned` tables, the condition that some existing
+    /// referenced row is referenced by no row (a country without languages): the preference for
+    /// distinct values otherwise hands every parent a child, and `EXCEPT` over the children
+    /// against `NOT IN` over the parents then agree. Labelled by both table names.
+    pub fn unreferenced_parents(&self, schema: &Schema, scanned: &[usize]) -> Vec<(String, Bool)> {
+        let mut out = Vec::new();
+        for st in self.tables.iter().filter(|t| scanned.contains(&t.table)) {
+            let Some(table) = schema.tables.get(st.table) else {
+                continue;
+            };
+            for fk in &table.foreign_keys {
+                let (Some(parent), Some(pt)) = (
+                    self.table(fk.referenced_table),
+                    schema.tables.get(fk.referenced_table),
+                ) else {
+                    continue;
+                };
+                if !scanned.contains(&fk.referenced_table) || fk.referenced_table == st.table {
+                    continue;
+                }
+                let pairs: Option<Vec<(usize, usize)>> = fk
+                    .columns
+                    .iter()
+                    .zip(&fk.referenced_columns)
+                    .map(|(&c, &r)| {
+                        let c = table.columns.iter().position(|&x| x == c)?;
+                        let r = pt.columns.iter().position(|&x| x == r)?;
+                        Some((c, r))
+                    })
+                    .collect();
+                let Some(pairs) = pairs.filter(|p| !p.is_empty()) else {
+                    continue;
+                };
+                let modelled = |rows: &[SymRow], c: usize| {
+                    rows.first().is_some_and(|r| r.vals[c].term.is_some())
+                };
+                if !pairs
+                    .iter()
+                    .all(|&(c, r)| modelled(&st.rows, c) && modelled(&parent.rows, r))
+                {
+                    continue;
+                }
+                let lonely: Vec<Bool> = parent
+                    .rows
+                    .iter()
+                    .map(|pr| {
+                        let mut all = vec![pr.exists.clone()];
+                        for cr in &st.rows {
+                            let refs: Vec<Bool> = pairs
+                                .iter()
+                                .map(|&(c, r)| same_value(&cr.vals[c], &pr.vals[r]))
+                                .collect();
+                            let mut conj = vec![cr.exists.clone()];
+                            conj.extend(refs);
+                            all.push(Bool::and(&conj).not());
+                        }
+                        Bool::and(&all)
+                    })
+                    .collect();
+                if lonely.is_empty() {
+                    continue;
+                }
+                let name = |t: &crate::schema::Table| t.name.clone();
+                out.push((
+                    format!("a {} row no {} row references", name(pt), name(table)),
+                    Bool::or(&lonely),
+                ));
+            }
+        }
+        out
+    }
+
     /// Preferences that make a database more telling, tried before taking a model and dropped
     /// when they conflict with the chosen branches: first non-zero numbers, non-empty texts and
     /// values distinct within each column; then only the first part.

@@ -417,6 +417,14 @@ fn search_size(
                 },
             );
         }
+        let scanned = scanned_tables(&q.root, schema);
+        for (label, cond) in db.unreferenced_parents(schema, &scanned) {
+            branches.push(Branch {
+                label,
+                positive: false,
+                cond,
+            });
+        }
         if mode == Mode::Positive {
             branches.retain(|b| b.positive);
         }
