@@ -78,9 +78,10 @@ fn at(v: &SymVal, b: &SymVal, offset: i64) -> Option<Bool> {
     let eq = match (x, y, offset) {
         (_, _, 0) => cmp_terms(x, y, Cmp::Eq)?,
         (Term::Int(x), Term::Int(y), _) => x.eq(Int::add(&[y, &Int::from_i64(offset)])),
-        (Term::Text(x), Term::Text(y), 1) => {
-            Bool::and(&[x.eq(y).not(), lift_pair(y, x, &|y, x| y.prefix(x))])
-        }
+        (Term::Text(x), Term::Text(y), 1) => Bool::and(&[
+            x.eq(y).not(),
+            lift_pair(y, x, &|y, x| y.prefix(x), &|b, v| v.starts_with(b)),
+        ]),
         _ => return None,
     };
     Some(Bool::and(&[v.null.not(), b.null.not(), eq]))

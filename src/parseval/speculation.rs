@@ -2,7 +2,7 @@
 
 use std::str::FromStr;
 
-use z3::ast::{Ast, Int, String as ZString};
+use z3::ast::{Ast, Bool, Int, String as ZString};
 use z3::DeclKind;
 
 use super::search::visit_all;
@@ -90,36 +90,46 @@ pub fn choice(domain: &[String], k: &Int) -> Option<ZString> {
 const MAX_LIFTED: usize = 256;
 
 /// `f` pushed through a speculative text: for an if-then-else over texts (a [`choice`], or what
-/// a lifted function made of one) the same if-then-else over `f` of each branch; `f(s)` for any
-/// other text, or when `s` splits into more than [`MAX_LIFTED`] branches. Z3's string theory is
-/// slow on an ordering, a substring or a regular expression of an if-then-else, even of
-/// constants, when it sits under a disjunction; over constants the rewriter decides each branch.
+/// a lifted function made of one) the same if-then-else over `f` of each branch, simplified;
+/// `f(s)` for any other text, or when `s` splits into more than [`MAX_LIFTED`] branches. Z3's
+/// string theory is slow on an ordering, a substring or a regular expression of an
+/// if-then-else, even of constants, when it sits under a disjunction; over constants the
+/// rewriter decides each branch.
 pub fn lift<T: Ast>(s: &ZString, f: &mut dyn FnMut(&ZString) -> T) -> T {
-    let mut left = MAX_LIFTED;
-    if count_branches(s, &mut left) {
-        split(s, f)
-    } else {
-        f(s)
+    match branches(s) {
+        Some(_) => split(s, &mut |s| f(s).simplify()),
+        None => f(s),
     }
 }
 
-/// `f(x, y)` pushed through both speculative texts, as [`lift`], while the pairs of branches
-/// stay within [`MAX_LIFTED`]; else through the one that splits (the other is left whole).
-pub fn lift_pair<T: Ast>(x: &ZString, y: &ZString, f: &dyn Fn(&ZString, &ZString) -> T) -> T {
-    let branches = |s: &ZString| {
-        let mut left = MAX_LIFTED;
-        count_branches(s, &mut left).then_some(MAX_LIFTED - left)
-    };
+/// A comparison of two texts pushed through both, as [`lift`], while the pairs of branches stay
+/// within [`MAX_LIFTED`]: `on_texts` decides a pair of constants in Rust (no rewriter call: MIN
+/// and MAX compare every row with every other), `f` any other pair. Else `f(x, y)` whole.
+pub fn lift_pair(
+    x: &ZString,
+    y: &ZString,
+    f: &dyn Fn(&ZString, &ZString) -> Bool,
+    on_texts: &dyn Fn(&str, &str) -> bool,
+) -> Bool {
     match (branches(x), branches(y)) {
-        (Some(a), Some(b)) if a * b <= MAX_LIFTED => split(x, &mut |x| split(y, &mut |y| f(x, y))),
-        (Some(a), _) if a > 1 => split(x, &mut |x| f(x, y)),
-        (_, Some(b)) if b > 1 => split(y, &mut |y| f(x, y)),
+        (Some(a), Some(b)) if a * b <= MAX_LIFTED => split(x, &mut |x| {
+            split(y, &mut |y| match (x.as_string(), y.as_string()) {
+                (Some(a), Some(b)) => Bool::from_bool(on_texts(&a, &b)),
+                _ => f(x, y),
+            })
+        }),
         _ => f(x, y),
     }
 }
 
+/// How many branches `s` splits into, None above [`MAX_LIFTED`].
+fn branches(s: &ZString) -> Option<usize> {
+    let mut left = MAX_LIFTED;
+    count_branches(s, &mut left).then_some(MAX_LIFTED - left)
+}
+
 /// An if-then-else over texts: its condition and both branches.
-fn as_ite(s: &ZString) -> Option<(z3::ast::Bool, ZString, ZString)> {
+fn as_ite(s: &ZString) -> Option<(Bool, ZString, ZString)> {
     if s.safe_decl().ok()?.kind() != DeclKind::Ite {
         return None;
     }
@@ -147,9 +157,7 @@ fn split<T: Ast>(s: &ZString, f: &mut dyn FnMut(&ZString) -> T) -> T {
             let (a, b) = (split(&a, f), split(&b, f));
             c.ite(&a, &b)
         }
-        // decided here where `s` is a constant: the solver's own preprocessing leaves a
-        // substring or ordering of constants to its string theory
-        None => f(s).simplify(),
+        None => f(s),
     }
 }
 

@@ -166,8 +166,8 @@ pub fn cmp_terms(a: &Term, b: &Term, cmp: Cmp) -> Option<Bool> {
         // an ordering of speculative texts is decided per pair of constants (speculation.rs)
         (Term::Text(x), Term::Text(y)) => match cmp {
             Cmp::Eq => x.eq(y),
-            Cmp::Lt => lift_pair(x, y, &|x, y| x.str_lt(y)),
-            Cmp::Le => lift_pair(x, y, &|x, y| x.str_le(y)),
+            Cmp::Lt => lift_pair(x, y, &|x, y| x.str_lt(y), &|a, b| a < b),
+            Cmp::Le => lift_pair(x, y, &|x, y| x.str_le(y), &|a, b| a <= b),
         },
         (Term::Int(_) | Term::Real(_), Term::Int(_) | Term::Real(_)) => {
             let (x, y) = (as_real(a)?, as_real(b)?);
