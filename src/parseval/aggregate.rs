@@ -47,11 +47,7 @@ fn repeated_argument(
             ]));
         }
     }
-    if pairs.is_empty() {
-        Bool::from_bool(false)
-    } else {
-        Bool::or(&pairs)
-    }
+    any(pairs)
 }
 
 /// The value of `func` over the rows whose `live` flag holds (member of the group, argument not

@@ -99,6 +99,21 @@ fn unified_sorts(
     sorts
 }
 
+/// The positions, in `table` and in `referenced`, of each column pair of the foreign key `fk`
+/// (pairs naming a column a table lacks are left out).
+fn key_positions(
+    table: &crate::schema::Table,
+    referenced: &crate::schema::Table,
+    fk: &crate::schema::ForeignKey,
+) -> Vec<(usize, usize)> {
+    let pos = |t: &crate::schema::Table, c: usize| t.columns.iter().position(|&x| x == c);
+    fk.columns
+        .iter()
+        .zip(&fk.referenced_columns)
+        .filter_map(|(&c, &r)| Some((pos(table, c)?, pos(referenced, r)?)))
+        .collect()
+}
+
 fn is_key(table: &crate::schema::Table, c: usize) -> bool {
     table.primary_key.contains(&c) || table.unique_keys.iter().any(|k| k.contains(&c))
 }
@@ -250,14 +265,7 @@ impl SymDb {
                 let Some(rt) = schema.tables.get(fk.referenced_table) else {
                     continue;
                 };
-                let cols: Vec<(usize, usize)> = fk
-                    .columns
-                    .iter()
-                    .zip(&fk.referenced_columns)
-                    .filter_map(|(&c, &r)| {
-                        Some((pos(c)?, rt.columns.iter().position(|&x| x == r)?))
-                    })
-                    .collect();
+                let cols = key_positions(table, rt, fk);
                 let unmodelled = |r: &SymRow, c: usize| r.vals[c].term.is_none();
                 let fixed = cols.iter().any(|&(c, r)| {
                     st.rows.first().is_some_and(|x| unmodelled(x, c))
@@ -310,19 +318,10 @@ impl SymDb {
                 if !scanned.contains(&fk.referenced_table) || fk.referenced_table == st.table {
                     continue;
                 }
-                let pairs: Option<Vec<(usize, usize)>> = fk
-                    .columns
-                    .iter()
-                    .zip(&fk.referenced_columns)
-                    .map(|(&c, &r)| {
-                        let c = table.columns.iter().position(|&x| x == c)?;
-                        let r = pt.columns.iter().position(|&x| x == r)?;
-                        Some((c, r))
-                    })
-                    .collect();
-                let Some(pairs) = pairs.filter(|p| !p.is_empty()) else {
+                let pairs = key_positions(table, pt, fk);
+                if pairs.is_empty() || pairs.len() != fk.columns.len() {
                     continue;
-                };
+                }
                 let modelled = |rows: &[SymRow], c: usize| {
                     rows.first().is_some_and(|r| r.vals[c].term.is_some())
                 };
@@ -352,9 +351,8 @@ impl SymDb {
                 if lonely.is_empty() {
                     continue;
                 }
-                let name = |t: &crate::schema::Table| t.name.clone();
                 out.push((
-                    format!("a {} row no {} row references", name(pt), name(table)),
+                    format!("a {} row no {} row references", pt.name, table.name),
                     Bool::or(&lonely),
                 ));
             }

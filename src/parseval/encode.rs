@@ -314,12 +314,12 @@ impl Executor<'_> {
                 let (from, len) = (lit(args.get(1)), lit(args.get(2)));
                 match (&x.term, from) {
                     (Some(Term::Text(s)), Some(from)) if from >= 1 => {
-                        let piece = |s: &ZString| {
+                        let mut piece = |s: &ZString| {
                             let len = len.map_or_else(|| s.length(), Int::from_i64);
                             s.substr(Int::from_i64(from - 1), len)
                         };
                         SymVal {
-                            term: Some(Term::Text(lift(s, &mut |s| piece(s)))),
+                            term: Some(Term::Text(lift(s, &mut piece))),
                             null: Bool::or(&[x.null.clone(), start.null.clone()]),
                         }
                     }

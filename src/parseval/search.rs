@@ -268,6 +268,8 @@ struct Setting<'a> {
     hints: HashMap<usize, Sort>,
     used: HashSet<usize>,
     literals: Vec<String>,
+    /// The tables the query itself reads (`tables` adds those their foreign keys reach).
+    scanned: Vec<usize>,
 }
 
 /// The databases generated at one instance size: the labels of every branch found, the
@@ -297,7 +299,8 @@ pub fn generate(
         }],
         ..Generated::default()
     };
-    let tables = with_referenced_tables(scanned_tables(&q.root, schema), schema);
+    let scanned = scanned_tables(&q.root, schema);
+    let tables = with_referenced_tables(scanned.clone(), schema);
     let mut used = used_columns(q, schema);
     // foreign-key columns among the generated tables are modelled, so every generated
     // database honours its foreign keys (a row referencing a missing key is no valid database)
@@ -326,11 +329,13 @@ pub fn generate(
         tables,
         used,
         literals,
+        scanned,
     };
+    let sizes = sizes(opts, threshold_rows(q));
     let mut done: HashSet<String> = HashSet::new();
     for speculative in [true, false] {
         let mut speculated = false;
-        for size in sizes(opts, threshold_rows(q)) {
+        for &size in &sizes {
             if Instant::now() >= deadline {
                 out.exhausted = true;
                 break;
@@ -386,6 +391,7 @@ fn search_size(
         hints,
         used,
         literals,
+        scanned,
     } = setting;
     let now = Instant::now();
     let check = (deadline - now).min(MAX_CHECK);
@@ -417,8 +423,7 @@ fn search_size(
                 },
             );
         }
-        let scanned = scanned_tables(&q.root, schema);
-        for (label, cond) in db.unreferenced_parents(schema, &scanned) {
+        for (label, cond) in db.unreferenced_parents(schema, scanned) {
             branches.push(Branch {
                 label,
                 positive: false,

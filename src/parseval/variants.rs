@@ -33,20 +33,22 @@ pub fn variants(schema: &Schema, db: &Database, literals: &[String]) -> Vec<Data
         return out;
     }
     out.push(SWAPPED.database(&base));
+    let free = free_columns(schema);
     let mut repeated = NEGATED_AND_PADDED.database(&base);
-    repeat_free_columns(schema, &mut repeated, &[]);
+    repeat_free_columns(schema, &free, &mut repeated, &[]);
     out.push(repeated);
     let mut alike = base;
-    repeat_free_columns(schema, &mut alike, literals);
+    repeat_free_columns(schema, &free, &mut alike, literals);
     out.push(alike);
-    let mut seen: Vec<Database> = vec![db.clone()];
-    out.retain(|v| {
-        let new = !seen.contains(v);
-        if new {
-            seen.push(v.clone());
+    // no repeats (of `db` or of an earlier variant)
+    let mut k = 0;
+    while k < out.len() {
+        if out[k] == *db || out[..k].contains(&out[k]) {
+            out.remove(k);
+        } else {
+            k += 1;
         }
-        new
-    });
+    }
     out
 }
 
@@ -151,10 +153,8 @@ fn swap_case(c: char) -> char {
     }
 }
 
-/// Each column that no key, unique constraint or foreign key involves takes one value in every
-/// row of its table, so duplicates appear (DISTINCT, COUNT(DISTINCT ..), GROUP BY): its first
-/// value that is not one of `kept`; values in `kept` (as text) stay where they are.
-fn repeat_free_columns(schema: &Schema, db: &mut Database, kept: &[String]) {
+/// The columns that no key, unique constraint or foreign key involves.
+fn free_columns(schema: &Schema) -> std::collections::HashSet<usize> {
     let bound: std::collections::HashSet<usize> = schema
         .tables
         .iter()
@@ -167,6 +167,23 @@ fn repeat_free_columns(schema: &Schema, db: &mut Database, kept: &[String]) {
             keys.chain(fks).copied().collect::<Vec<_>>()
         })
         .collect();
+    schema
+        .tables
+        .iter()
+        .flat_map(|t| t.columns.iter().copied())
+        .filter(|c| !bound.contains(c))
+        .collect()
+}
+
+/// Each `free` column (see [`free_columns`]) takes one value in every row of its table, so
+/// duplicates appear (DISTINCT, COUNT(DISTINCT ..), GROUP BY): its first value that is not one
+/// of `kept`; values in `kept` (as text) stay where they are.
+fn repeat_free_columns(
+    schema: &Schema,
+    free: &std::collections::HashSet<usize>,
+    db: &mut Database,
+    kept: &[String],
+) {
     let is_kept = |v: &Value| {
         let text = match v {
             Value::Text(t) => t.clone(),
@@ -181,7 +198,7 @@ fn repeat_free_columns(schema: &Schema, db: &mut Database, kept: &[String]) {
             continue;
         };
         for (i, &column) in table.columns.iter().enumerate() {
-            if bound.contains(&column) {
+            if !free.contains(&column) {
                 continue;
             }
             let Some(value) = t
