@@ -24,7 +24,6 @@ mod ext;
 pub use error::{Error, Result};
 pub use metrics::ast_ted;
 
-/// mimalloc for the library's own allocations (parsing allocates many small nodes on every
-/// thread of the host); measured faster than the system allocator in DuckDB (README, "Speed").
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+// No #[global_allocator]: the library uses the host's (the C library's) allocator. mimalloc as
+// the global allocator of this dlopen'ed library crashed Python's duckdb in fresh processes
+// (SIGSEGV in mimalloc's thread initialisation as rayon's workers started, README "Host safety").
