@@ -42,11 +42,25 @@ impl<V> TextCache<V> {
 
     /// The cached value for `key`, computing it with `make` (outside the lock) when absent.
     pub fn get_or_insert_with(&self, key: &str, make: impl FnOnce() -> V) -> Arc<V> {
+        self.get_or_insert_if(key, make, |_| true)
+    }
+
+    /// As [`Self::get_or_insert_with`], but a computed value is kept only when `keep` accepts
+    /// it (a result that depended on the moment, such as one stopped by a wall-clock cap).
+    pub fn get_or_insert_if(
+        &self,
+        key: &str,
+        make: impl FnOnce() -> V,
+        keep: impl FnOnce(&V) -> bool,
+    ) -> Arc<V> {
         let shard = self.shard(key);
         if let Some(v) = lock(shard).map.get(key) {
             return Arc::clone(v);
         }
         let value = Arc::new(make());
+        if !keep(&value) {
+            return value;
+        }
         let mut guard = lock(shard);
         if let Some(v) = guard.map.get(key) {
             return Arc::clone(v);

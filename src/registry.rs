@@ -242,7 +242,8 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
         returns: SqlType::Integer,
         doc: "ParSEval verdict: 1 when no generated test database tells the queries apart, 0 when \
               one does (re-checked by running both), NULL when undecided (see \
-              sql_equivalent_reason). Options JSON: mode, budget_ms, seed, max_rows.",
+              sql_equivalent_reason). Options JSON: mode, work (deterministic solver budget), \
+              timeout_ms (wall-clock safety cap), seed, max_rows.",
         deterministic: true,
         call: parseval::sql_equivalent,
     },
@@ -251,8 +252,8 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
         params: &[GOLD, PRED, SCHEMA, OPTIONS],
         returns: SqlType::Text,
         doc: "Why sql_equivalent gives its verdict on the same arguments: 'equivalent: ...', \
-              'not equivalent: ...' or 'unknown: ...' (unsupported construct, budget, gold fails, \
-              empty results).",
+              'not equivalent: ...' or 'unknown: ...' (unsupported construct, work budget, gold \
+              fails, empty results, or the wall-clock safety cap on an overloaded machine).",
         deterministic: true,
         call: parseval::sql_equivalent_reason,
     },
@@ -329,7 +330,7 @@ pub static TABLE_FUNCTIONS: &[TableFunction] = &[
         ],
         doc: "ParSEval test databases for a query: one row per generated tuple (instance, \
               table_name, row_number, row_json, branches: the plan branches that instance covers, \
-              as a JSON array). Options JSON: mode, budget_ms, seed, max_rows.",
+              as a JSON array). Options JSON: mode, work, timeout_ms, seed, max_rows.",
         call: parseval::parseval_generate,
     },
     TableFunction {

@@ -31,10 +31,16 @@ pub struct Database {
     pub tables: Vec<TableRows>,
 }
 
-/// Bounds for running a query on a generated database.
+/// Most SQLite steps a query may take on a generated database (a few rows per table: only a
+/// runaway query gets near it; about half a second of SQLite work).
+pub const MAX_STEPS_PER_QUERY: u64 = 50_000_000;
+
+/// Bounds for running a query on a generated database: counted steps (deterministic), with a
+/// wall-clock safety cap far behind them.
 pub fn instance_bounds() -> ExecOptions {
     ExecOptions {
-        timeout: Duration::from_millis(2_000),
+        timeout: Duration::from_millis(10_000),
+        max_steps: Some(MAX_STEPS_PER_QUERY),
         max_rows: 100_000,
         keep_distinct: true,
     }

@@ -38,8 +38,11 @@ pub use rewrite::{postprocess, remove_distinct, replace_cur_year};
 /// Bounds and switches for [`exec_match_with`].
 #[derive(Debug, Clone, Copy)]
 pub struct ExecOptions {
-    /// Wall-clock budget per query.
+    /// Wall-clock budget per query (for generated databases, a safety cap behind `max_steps`).
     pub timeout: Duration,
+    /// Most SQLite virtual-machine steps per query, counted in units of [`STEP_UNIT`]: a bound
+    /// that gives the same answer at any load (None: the timeout alone).
+    pub max_steps: Option<u64>,
     /// Most rows read per query.
     pub max_rows: usize,
     /// Keep DISTINCT (the official `--keep_distinct`).
@@ -50,6 +53,7 @@ impl Default for ExecOptions {
     fn default() -> Self {
         ExecOptions {
             timeout: Duration::from_secs(30),
+            max_steps: None,
             max_rows: 1_000_000,
             keep_distinct: false,
         }
@@ -62,13 +66,27 @@ pub(crate) enum RunError {
     Bound(String),
 }
 
+/// SQLite virtual-machine steps between two calls of the progress handler.
+pub const STEP_UNIT: u64 = 10_000;
+
 pub(crate) fn run(
     conn: &Connection,
     sql: &str,
     opts: &ExecOptions,
 ) -> std::result::Result<Vec<Row>, RunError> {
     let deadline = Instant::now() + opts.timeout;
-    conn.progress_handler(10_000, Some(move || Instant::now() > deadline));
+    let steps = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let counted = steps.clone();
+    let max_units = opts.max_steps.map(|s| s.div_ceil(STEP_UNIT));
+    conn.progress_handler(
+        STEP_UNIT as i32,
+        Some(move || {
+            let units = counted.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+            max_units.is_some_and(|m| units > m) || Instant::now() > deadline
+        }),
+    );
+    let over_steps =
+        || max_units.is_some_and(|m| steps.load(std::sync::atomic::Ordering::Relaxed) > m);
     let out = (|| {
         let mut stmt = conn
             .prepare(sql)
@@ -81,6 +99,12 @@ pub(crate) fn run(
                 Ok(Some(r)) => r,
                 Ok(None) => break,
                 Err(e) => {
+                    if over_steps() {
+                        return Err(RunError::Bound(format!(
+                            "query ran more than {} SQLite steps",
+                            opts.max_steps.unwrap_or_default()
+                        )));
+                    }
                     if Instant::now() > deadline {
                         return Err(RunError::Bound(format!(
                             "query ran longer than {:?}",

@@ -61,6 +61,8 @@ pub struct Similarity {
     pub structural: f64,
     pub components: Vec<Component>,
     pub band: Band,
+    /// Solver work the verdict spent, in Z3 resource units (option `work` bounds it).
+    pub work: u64,
 }
 
 impl Similarity {
@@ -76,6 +78,7 @@ impl Similarity {
             "evidence": self.evidence.map(Evidence::name),
             "reason": self.reason,
             "band": [self.band.low, self.band.high],
+            "work": self.work,
             "structural": self.structural,
             "components": components,
         })
@@ -184,6 +187,7 @@ pub fn similarity(
         structural,
         components,
         band,
+        work: decision.work,
     })
 }
 

@@ -14,6 +14,11 @@
 //! databases generated for both, and on value variants of each (`variants`: NULLs replaced, case
 //! swapped, numbers moved, values repeated, every declared key kept), and re-checks any
 //! difference before reporting it.
+//!
+//! Budgets count work, never time (`work`): Z3 resource units over every solver check, SQLite
+//! steps per query on a generated database; the same call gives the same verdict on a quiet or a
+//! busy machine, in either host, at any thread count. The wall-clock cap (option `timeout_ms`) is
+//! only a safety net; a call that reaches it says so in its reason instead of giving a verdict.
 
 pub mod aggregate;
 pub mod boundary;
@@ -33,13 +38,12 @@ pub mod symbolic;
 pub mod ties;
 pub mod variants;
 pub mod verdict;
+pub mod work;
 
 pub use evidence::Evidence;
 pub use options::{Mode, Options};
 pub use search::{generate, Generated, Instance};
 pub use verdict::{decide, decide_cached, Decision, Verdict};
-
-use std::time::{Duration, Instant};
 
 use crate::error::Result;
 
@@ -52,9 +56,9 @@ pub fn generate_for(
     opts: &Options,
 ) -> Result<(Generated, std::sync::Arc<crate::schema::Schema>)> {
     let s = verdict::schema_for(schema, &[query])?;
-    let deadline = Instant::now() + Duration::from_millis(opts.budget_ms);
+    let work = work::Work::new(opts.work, opts.timeout_ms);
     let g = match crate::plan::plan_sql(query, &s) {
-        Ok(plan) => generate(&plan, &s, opts, deadline, &[]),
+        Ok(plan) => generate(&plan, &s, opts, work.all(), &[]),
         Err(e) => Generated {
             stopped: Some(format!("the query cannot be planned: {e}")),
             ..Generated::default()

@@ -1,4 +1,4 @@
-//! The options JSON of the ParSEval functions: mode, budget_ms, seed, max_rows; unknown keys and bad values are argument errors naming the function.
+//! The options JSON of the ParSEval functions: mode, work, timeout_ms (alias budget_ms), seed, max_rows; unknown keys and bad values are argument errors naming the function.
 
 use serde_json::Value as Json;
 
@@ -32,8 +32,12 @@ impl Mode {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Options {
     pub mode: Mode,
-    /// Wall-clock budget of the whole call (generation and execution), in milliseconds.
-    pub budget_ms: u64,
+    /// Deterministic budget of the whole call: Z3 resource units over every solver check of
+    /// both queries' searches (see work.rs). The same call gives the same result at any load.
+    pub work: u64,
+    /// Wall-clock safety cap of the whole call in milliseconds: never reached on the public sets
+    /// at the defaults; reaching it gives an "unknown" verdict that says so.
+    pub timeout_ms: u64,
     /// Seed of the solver's random choices; the same seed gives the same databases.
     pub seed: u32,
     /// Most rows per table in a generated database, except that a COUNT threshold of the
@@ -41,10 +45,14 @@ pub struct Options {
     pub max_rows: usize,
 }
 
-/// Default budget: a typical Spider pair needs well under it.
-pub const DEFAULT_BUDGET_MS: u64 = 2_000;
-/// Largest accepted budget.
-pub const MAX_BUDGET_MS: u64 = 60_000;
+/// Default work budget in Z3 resource units: a typical Spider pair needs well under it.
+pub const DEFAULT_WORK: u64 = 10_000_000;
+/// Largest accepted work budget.
+pub const MAX_WORK: u64 = 2_000_000_000;
+/// Default wall-clock safety cap.
+pub const DEFAULT_TIMEOUT_MS: u64 = 30_000;
+/// Largest accepted wall-clock cap.
+pub const MAX_TIMEOUT_MS: u64 = 600_000;
 /// Largest accepted `max_rows`.
 pub const MAX_ROWS_LIMIT: usize = 8;
 
@@ -52,7 +60,8 @@ impl Default for Options {
     fn default() -> Self {
         Options {
             mode: Mode::All,
-            budget_ms: DEFAULT_BUDGET_MS,
+            work: DEFAULT_WORK,
+            timeout_ms: DEFAULT_TIMEOUT_MS,
             seed: 0,
             max_rows: 3,
         }
@@ -101,12 +110,14 @@ impl Options {
                         }
                     }
                 }
-                "budget_ms" => o.budget_ms = uint(1, MAX_BUDGET_MS)?,
+                "work" => o.work = uint(0, MAX_WORK)?,
+                // budget_ms: the name of the cap when it was the only budget
+                "timeout_ms" | "budget_ms" => o.timeout_ms = uint(1, MAX_TIMEOUT_MS)?,
                 "seed" => o.seed = uint(0, u32::MAX as u64)? as u32,
                 "max_rows" => o.max_rows = uint(1, MAX_ROWS_LIMIT as u64)? as usize,
                 other => {
                     return Err(bad(format!(
-                        "unknown option '{other}' (known: mode, budget_ms, seed, max_rows)"
+                        "unknown option '{other}' (known: mode, work, timeout_ms, seed, max_rows)"
                     )))
                 }
             }
@@ -124,17 +135,21 @@ mod tests {
         assert_eq!(Options::parse("f", None).unwrap(), Options::default());
         let o = Options::parse(
             "f",
-            Some(r#"{"mode":"positive","budget_ms":50,"seed":7,"max_rows":2}"#),
+            Some(r#"{"mode":"positive","work":5000,"budget_ms":50,"seed":7,"max_rows":2}"#),
         )
         .unwrap();
         assert_eq!(
-            (o.mode, o.budget_ms, o.seed, o.max_rows),
-            (Mode::Positive, 50, 7, 2)
+            (o.mode, o.work, o.timeout_ms, o.seed, o.max_rows),
+            (Mode::Positive, 5000, 50, 7, 2)
         );
+        let o = Options::parse("f", Some(r#"{"timeout_ms":70}"#)).unwrap();
+        assert_eq!((o.work, o.timeout_ms), (DEFAULT_WORK, 70));
         for bad in [
             r#"{"nope":1}"#,
             r#"{"mode":"x"}"#,
             r#"{"max_rows":0}"#,
+            r#"{"work":-1}"#,
+            r#"{"timeout_ms":0}"#,
             "[1]",
             "{",
         ] {

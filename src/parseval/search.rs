@@ -1,7 +1,6 @@
 //! The search for test databases (paper Algorithm 1): greedy over the coverage branches, positives first, one Z3 model per database, growing the instance size while branches stay uncovered.
 
 use std::collections::{HashMap, HashSet};
-use std::time::{Duration, Instant};
 
 use z3::ast::Bool;
 use z3::SatResult;
@@ -12,14 +11,13 @@ use super::options::{Mode, Options};
 use super::solver::{bounded_solver, with_bounded_z3};
 use super::speculation::{query_texts, text_domain};
 use super::symbolic::Sort;
+use super::work::Budget;
 use crate::exec::instance::Database;
 use crate::plan::{Expr, Literal, Op, Plan, QueryPlan};
 use crate::schema::Schema;
 
 /// Most databases generated at one instance size.
 const MAX_INSTANCES_PER_SIZE: usize = 6;
-/// Longest single solver check.
-const MAX_CHECK: Duration = Duration::from_millis(200);
 
 /// A branch still to cover, by its indicator literal (asserted to imply the branch).
 struct Pending {
@@ -43,7 +41,7 @@ pub struct Generated {
     pub branches: Vec<String>,
     /// Why symbolic execution stopped early (an unsupported construct, an instance too large).
     pub stopped: Option<String>,
-    /// The time budget ran out before the search finished.
+    /// The work budget (or the wall-clock safety cap) ran out before the search finished.
     pub exhausted: bool,
 }
 
@@ -273,7 +271,7 @@ struct Setting<'a> {
 }
 
 /// The databases generated at one instance size: the labels of every branch found, the
-/// databases, whether the deadline passed, and whether some text value was speculative.
+/// databases, whether the budget ran out, and whether some text value was speculative.
 struct AtSize {
     labels: Vec<String>,
     made: Vec<Instance>,
@@ -282,14 +280,14 @@ struct AtSize {
 }
 
 /// Generates test databases for `q` against `schema` until every branch is covered, the sizes
-/// are exhausted, or `deadline` passes. The first database is always the empty one. Text values
+/// are exhausted, or `budget` runs out. The first database is always the empty one. Text values
 /// are speculative first (the query's literals, `also`'s and dates around them, see
 /// speculation.rs); branches that leaves uncovered are searched again over all strings.
 pub fn generate(
     q: &QueryPlan,
     schema: &Schema,
     opts: &Options,
-    deadline: Instant,
+    budget: Budget<'_>,
     also: &[String],
 ) -> Generated {
     let mut out = Generated {
@@ -336,11 +334,11 @@ pub fn generate(
     for speculative in [true, false] {
         let mut speculated = false;
         for &size in &sizes {
-            if Instant::now() >= deadline {
+            if budget.exhausted() {
                 out.exhausted = true;
                 break;
             }
-            match search_size(&setting, size, speculative, &done, deadline) {
+            match search_size(&setting, size, speculative, &done, budget) {
                 Ok(at) => {
                     speculated |= at.speculated;
                     for l in at.labels {
@@ -381,7 +379,7 @@ fn search_size(
     size: usize,
     speculative: bool,
     done: &HashSet<String>,
-    deadline: Instant,
+    budget: Budget<'_>,
 ) -> Result<AtSize, String> {
     let Setting {
         q,
@@ -393,12 +391,11 @@ fn search_size(
         literals,
         scanned,
     } = setting;
-    let now = Instant::now();
-    let check = (deadline - now).min(MAX_CHECK);
     let seed = opts.seed;
     let mode = opts.mode;
     let domain = speculative.then(|| text_domain(literals, size));
-    with_bounded_z3(deadline, || {
+    with_bounded_z3(budget.work().cap(), || {
+        let meter = budget.context();
         let db = SymDb::new(
             schema,
             tables,
@@ -409,7 +406,7 @@ fn search_size(
         );
         let mut exec = Executor::new(schema, &db, &q.columns);
         let rel = exec.run(&q.root, &[])?;
-        let solver = bounded_solver(check, seed);
+        let solver = bounded_solver(seed);
         db.assert_constraints(schema, &solver);
         let mut branches: Vec<Branch> = exec.branches;
         let rows: Vec<_> = rel.rows.iter().map(|r| r.exists.clone()).collect();
@@ -485,7 +482,7 @@ fn search_size(
             let mut assumed: Vec<Bool> = Vec::new();
             let mut negatives = 0;
             for (k, b) in pending.iter().enumerate() {
-                if Instant::now() >= deadline {
+                if budget.exhausted() {
                     exhausted = true;
                     break;
                 }
@@ -494,7 +491,7 @@ fn search_size(
                     continue;
                 }
                 assumed.push(b.indicator.clone());
-                if solver.check_assumptions(&assumed) == SatResult::Sat {
+                if meter.check(&solver, &assumed) == SatResult::Sat {
                     chosen.push(k);
                     negatives += usize::from(!b.positive);
                 } else {
@@ -502,10 +499,10 @@ fn search_size(
                 }
             }
             let mut model = None;
-            if !chosen.is_empty() && Instant::now() < deadline {
+            if !chosen.is_empty() && !budget.exhausted() {
                 for preference in &preferences {
                     assumed.push(preference.clone());
-                    if solver.check_assumptions(&assumed) == SatResult::Sat {
+                    if meter.check(&solver, &assumed) == SatResult::Sat {
                         model = solver.get_model();
                     }
                     assumed.pop();
@@ -513,7 +510,7 @@ fn search_size(
                         break;
                     }
                 }
-                if model.is_none() && solver.check_assumptions(&assumed) == SatResult::Sat {
+                if model.is_none() && meter.check(&solver, &assumed) == SatResult::Sat {
                     model = solver.get_model();
                 }
             }

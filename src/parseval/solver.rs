@@ -1,19 +1,15 @@
-//! Bounded Z3 solving: one fresh context per call, a wall-clock timeout, a deterministic resource limit and a memory cap.
+//! Bounded Z3 solving: one fresh context per call, a memory cap, and a watchdog at the call's wall-clock safety cap (the deterministic resource limit per check is set by work.rs).
 
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-use z3::{Config, Context, Params, SatResult, Solver};
+use z3::{Config, Context, Params, Solver};
 
 /// Time past the deadline before the watchdog interrupts Z3.
 const WATCHDOG_GRACE: Duration = Duration::from_millis(50);
 
 /// Most memory (MiB) Z3 may hold in one process; set once, process-wide (Z3's own global cap).
 pub const MAX_MEMORY_MB: u32 = 512;
-
-/// Z3's resource limit per check: a deterministic bound on work (same input, same answer), well
-/// above what the coverage constraints of a Spider/BIRD query need, below a runaway search.
-pub const RLIMIT_PER_CHECK: u32 = 5_000_000;
 
 /// The linked libz3's version string, e.g. `5.4.0.0`.
 pub fn z3_version() -> String {
@@ -29,8 +25,8 @@ fn set_memory_cap() {
 }
 
 /// Runs `f` with a fresh Z3 context; a watchdog thread interrupts every Z3 operation of that
-/// context once `deadline` has passed (checks also stop at their own timeout and resource limit,
-/// but propagation outside a check has no other bound).
+/// context once `deadline` (the call's wall-clock safety cap) has passed: checks stop at their
+/// resource limit, but rewriting outside a check has no other bound.
 pub fn with_bounded_z3<R: Send + Sync>(
     deadline: Instant,
     f: impl FnOnce() -> R + Send + Sync,
@@ -56,40 +52,32 @@ pub fn with_bounded_z3<R: Send + Sync>(
     })
 }
 
-/// A solver with the timeout, resource limit and random seed applied; use inside [`with_bounded_z3`].
-pub fn bounded_solver(timeout: Duration, seed: u32) -> Solver {
+/// A solver with the random seed applied; use inside [`with_bounded_z3`] and check it through
+/// a [`super::work::ContextMeter`], which sets each check's resource limit.
+pub fn bounded_solver(seed: u32) -> Solver {
     let s = Solver::new();
     let mut p = Params::new();
-    p.set_u32(
-        "timeout",
-        timeout.as_millis().clamp(1, u32::MAX as u128) as u32,
-    );
-    p.set_u32("rlimit", RLIMIT_PER_CHECK);
     p.set_u32("random_seed", seed);
     s.set_params(&p);
     s
-}
-
-/// Outcome of a bounded check: a model is only read when the answer is `Sat`.
-pub fn check(s: &Solver) -> SatResult {
-    s.check()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use z3::ast::{Int, String as ZString};
+    use z3::SatResult;
 
     #[test]
     fn solves_ints_and_strings_with_the_wheel_libz3() {
         assert!(z3_version().starts_with("5."), "{}", z3_version());
         let r = with_bounded_z3(Instant::now() + Duration::from_millis(1000), || {
-            let s = bounded_solver(Duration::from_millis(1000), 0);
+            let s = bounded_solver(0);
             let x = Int::new_const("x");
             let t = ZString::new_const("t");
             s.assert(x.gt(Int::from_i64(3)));
             s.assert(t.length().eq(Int::from_i64(2)));
-            match check(&s) {
+            match s.check() {
                 SatResult::Sat => {
                     let m = s.get_model();
                     let xv = m

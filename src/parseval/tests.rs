@@ -411,8 +411,9 @@ fn text_orderings_are_covered_through_speculative_texts() {
         &s,
     )
     .unwrap();
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(2);
-    let g = generate(&q, &s, &Options::default(), deadline, &[]);
+    let opts = Options::default();
+    let work = super::work::Work::new(opts.work, opts.timeout_ms);
+    let g = generate(&q, &s, &opts, work.all(), &[]);
     let covered = g.covered();
     for label in [
         "result has rows",

@@ -24,7 +24,8 @@ pub enum Cutoff {
 
 /// Bounds of the tie checks (a few rows of a small generated database).
 const CHECK: ExecOptions = ExecOptions {
-    timeout: std::time::Duration::from_millis(500),
+    timeout: std::time::Duration::from_millis(5_000),
+    max_steps: Some(5_000_000),
     max_rows: 10,
     keep_distinct: true,
 };

@@ -10,6 +10,7 @@ use super::search::{generate, Generated};
 use super::speculation::query_texts;
 use super::ties::{cutoff, order_determined, orders_by_hidden_keys, Cutoff};
 use super::variants::{foreign_keys_hold, variants};
+use super::work::Work;
 use crate::cache::TextCache;
 use crate::error::Result;
 use crate::exec::instance::{compare_on, open_database, Database, Outcome, RowOrder};
@@ -49,6 +50,10 @@ pub struct Decision {
     pub branches: usize,
     /// Databases set aside because a difference there came from tie-breaking at a LIMIT cut-off.
     pub tie_databases: usize,
+    /// Z3 resource units spent (the deterministic budget, option `work`).
+    pub work: u64,
+    /// The wall-clock safety cap stopped the call (the verdict then says so; never cached).
+    pub capped: bool,
     pub elapsed: Duration,
 }
 
@@ -219,13 +224,13 @@ pub fn decide_cached(
         schema.unwrap_or("\u{2}"),
         opts
     );
-    Ok(decision_cache().get_or_insert_with(&key, || decide(gold, pred, s, opts)))
+    Ok(decision_cache().get_or_insert_if(&key, || decide(gold, pred, s, opts), |d| !d.capped))
 }
 
 /// Decides whether `gold` and `pred` are equivalent on databases generated for both plans.
 pub fn decide(gold: &str, pred: &str, schema: Arc<Schema>, opts: &Options) -> Decision {
     let start = Instant::now();
-    let deadline = start + Duration::from_millis(opts.budget_ms);
+    let work = Work::new(opts.work, opts.timeout_ms);
     let mut d = Decision {
         verdict: Verdict::Unknown(String::new()),
         schema: schema.clone(),
@@ -233,10 +238,20 @@ pub fn decide(gold: &str, pred: &str, schema: Arc<Schema>, opts: &Options) -> De
         covered: 0,
         branches: 0,
         tie_databases: 0,
+        work: 0,
+        capped: false,
         elapsed: Duration::ZERO,
     };
     let finish = |mut d: Decision, v: Verdict| {
-        d.verdict = v;
+        d.verdict = match v {
+            // what came before the cap is what an uncapped call computes first: its first
+            // ordinary counterexample is the same; any other verdict might not be
+            Verdict::Different(c) if c.evidence == Evidence::Ordinary => Verdict::Different(c),
+            _ if work.capped() => Verdict::Unknown(work.cap_reason()),
+            v => v,
+        };
+        d.work = work.spent();
+        d.capped = work.capped();
         d.elapsed = start.elapsed();
         d
     };
@@ -357,10 +372,15 @@ pub fn decide(gold: &str, pred: &str, schema: Arc<Schema>, opts: &Options) -> De
         d.databases = tried;
         return finish(d, v);
     }
-    // each query's suite gets half the budget at least, so the prediction's is generated
-    // whatever the load (a generation runs until its branches or its time are exhausted)
-    let halfway = start + Duration::from_millis(opts.budget_ms / 2);
-    let mut g = generate(&gold_plan, &schema, opts, halfway, &pred_texts);
+    // the gold's search may spend half the budget, so the prediction's gets the other half at
+    // least (a generation runs until its branches or its budget are exhausted)
+    let mut g = generate(
+        &gold_plan,
+        &schema,
+        opts,
+        work.until(work.limit() / 2),
+        &pred_texts,
+    );
     g.instances.remove(0); // the empty database was run already
     if let Some(v) = check(&g, &mut tried) {
         d.databases = tried;
@@ -370,8 +390,8 @@ pub fn decide(gold: &str, pred: &str, schema: Arc<Schema>, opts: &Options) -> De
     g.instances.insert(0, empty.instances[0].clone());
     suites.push(g);
     if let Some(pp) = &pred_plan {
-        if Instant::now() < deadline {
-            let mut g = generate(pp, &schema, opts, deadline, &gold_texts);
+        if !work.all().exhausted() {
+            let mut g = generate(pp, &schema, opts, work.all(), &gold_texts);
             g.instances.remove(0); // the empty database was run already
             if let Some(v) = check(&g, &mut tried) {
                 d.databases = tried;
@@ -412,7 +432,7 @@ pub fn decide(gold: &str, pred: &str, schema: Arc<Schema>, opts: &Options) -> De
     if gold_suite.instances.len() <= 1 {
         let why = match (&gold_suite.stopped, gold_suite.exhausted) {
             (Some(r), _) => r.clone(),
-            (None, true) => "time budget exhausted before a database was generated".into(),
+            (None, true) => "work budget exhausted before a database was generated".into(),
             (None, false) => "no database besides the empty one was generated".into(),
         };
         return finish(d, Verdict::Unknown(why));

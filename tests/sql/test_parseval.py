@@ -97,7 +97,7 @@ def test_options_are_checked(host):
         host.table_call("parseval_generate", ["SELECT name FROM singer"], {"schema": DDL, "options": '{"max_rows": 99}'})
     with pytest.raises(HostError, match=r"sql_equivalent\(\): argument 'schema'"):
         host.value("SELECT sql_equivalent('SELECT 1', 'SELECT 1', '{not json')")
-    opts = '{"mode": "positive", "budget_ms": 500, "seed": 3, "max_rows": 2}'
+    opts = '{"mode": "positive", "work": 2000000, "seed": 3, "max_rows": 2}'
     assert host.value("SELECT sql_equivalent(?, ?, ?, ?)", [*DIFFERENT[1], DDL, opts]) in (0, 1)
 
 

@@ -78,7 +78,7 @@ def test_null_arguments_give_null(host):
 
 def test_options_are_checked_and_passed_on(host):
     gold, pred = "SELECT name FROM singer WHERE age > 30", "SELECT name FROM singer WHERE age >= 30"
-    s = components(host, gold, pred, options='{"budget_ms": 1000, "seed": 3}')
+    s = components(host, gold, pred, options='{"work": 5000000, "seed": 3}')
     assert s["verdict"] == 0
     with pytest.raises(HostError, match=r"sql_similarity\(\): argument 'options'.*unknown option 'nope'"):
         host.value("SELECT sql_similarity(?, ?, ?, ?)", [gold, pred, DDL, '{"nope": 1}'])
