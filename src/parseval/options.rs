@@ -50,7 +50,7 @@ pub const DEFAULT_WORK: u64 = 10_000_000;
 /// Largest accepted work budget.
 pub const MAX_WORK: u64 = 2_000_000_000;
 /// Default wall-clock safety cap.
-pub const DEFAULT_TIMEOUT_MS: u64 = 30_000;
+pub const DEFAULT_TIMEOUT_MS: u64 = 60_000;
 /// Largest accepted wall-clock cap.
 pub const MAX_TIMEOUT_MS: u64 = 600_000;
 /// Largest accepted `max_rows`.

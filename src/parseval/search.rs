@@ -394,7 +394,7 @@ fn search_size(
     let seed = opts.seed;
     let mode = opts.mode;
     let domain = speculative.then(|| text_domain(literals, size));
-    with_bounded_z3(budget.work().cap(), || {
+    let searched = with_bounded_z3(budget.work().cap(), || {
         let meter = budget.context();
         let db = SymDb::new(
             schema,
@@ -539,5 +539,6 @@ fn search_size(
             exhausted,
             speculated: db.speculated,
         })
-    })
+    });
+    searched.and_then(|at| at)
 }

@@ -1,6 +1,8 @@
-//! Bounded Z3 solving: one fresh context per call, a memory cap, and a watchdog at the call's wall-clock safety cap (the deterministic resource limit per check is set by work.rs).
+//! Bounded Z3 solving: one fresh context per call, a memory cap shared by at most a few contexts at once, and a watchdog at the call's wall-clock safety cap (the deterministic resource limit per check is set by work.rs).
 
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::{Condvar, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use z3::{Config, Context, Params, Solver};
@@ -9,7 +11,13 @@ use z3::{Config, Context, Params, Solver};
 const WATCHDOG_GRACE: Duration = Duration::from_millis(50);
 
 /// Most memory (MiB) Z3 may hold in one process; set once, process-wide (Z3's own global cap).
-pub const MAX_MEMORY_MB: u32 = 512;
+pub const MAX_MEMORY_MB: u32 = 1024;
+
+/// Most Z3 contexts alive at once in one process. A context holds about 16 MiB, 40 while it
+/// solves, and all share [`MAX_MEMORY_MB`]: with 16 at once (16 DuckDB threads, 16 SQLite
+/// connections) Z3 could not create the next one. Callers beyond it wait for a free slot; what
+/// each computes does not change (budgets count work, not time).
+pub const MAX_CONCURRENT_CONTEXTS: usize = 8;
 
 /// The linked libz3's version string, e.g. `5.4.0.0`.
 pub fn z3_version() -> String {
@@ -24,14 +32,67 @@ fn set_memory_cap() {
     });
 }
 
-/// Runs `f` with a fresh Z3 context; a watchdog thread interrupts every Z3 operation of that
-/// context once `deadline` (the call's wall-clock safety cap) has passed: checks stop at their
-/// resource limit, but rewriting outside a check has no other bound.
+/// The slots of [`MAX_CONCURRENT_CONTEXTS`]: how many are taken, and a signal when one frees.
+struct Slots {
+    taken: Mutex<usize>,
+    freed: Condvar,
+}
+
+fn slots() -> &'static Slots {
+    static SLOTS: OnceLock<Slots> = OnceLock::new();
+    SLOTS.get_or_init(|| Slots {
+        taken: Mutex::new(0),
+        freed: Condvar::new(),
+    })
+}
+
+/// A taken slot, given back when dropped (also when the solver panics).
+struct Slot;
+
+impl Slot {
+    fn take() -> Slot {
+        let s = slots();
+        let mut taken = s.taken.lock().unwrap_or_else(|p| p.into_inner());
+        while *taken >= MAX_CONCURRENT_CONTEXTS {
+            taken = s.freed.wait(taken).unwrap_or_else(|p| p.into_inner());
+        }
+        *taken += 1;
+        Slot
+    }
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        let s = slots();
+        let mut taken = s.taken.lock().unwrap_or_else(|p| p.into_inner());
+        *taken -= 1;
+        s.freed.notify_one();
+    }
+}
+
+/// Runs `f` with a fresh Z3 context, once one of [`MAX_CONCURRENT_CONTEXTS`] slots is free; a
+/// watchdog thread interrupts every Z3 operation of that context once `deadline` (the call's
+/// wall-clock safety cap) has passed: checks stop at their resource limit, but rewriting outside
+/// a check has no other bound. Err when Z3 fails (a context it cannot create, memory beyond
+/// [`MAX_MEMORY_MB`]: the z3 crate panics on a null result), so the caller reports no verdict
+/// instead of failing the statement.
 pub fn with_bounded_z3<R: Send + Sync>(
     deadline: Instant,
     f: impl FnOnce() -> R + Send + Sync,
-) -> R {
+) -> Result<R, String> {
     set_memory_cap();
+    let _slot = Slot::take();
+    catch_unwind(AssertUnwindSafe(|| run_in_context(deadline, f))).map_err(|payload| {
+        let message = payload
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown panic".into());
+        format!("the solver failed ({message})")
+    })
+}
+
+fn run_in_context<R: Send + Sync>(deadline: Instant, f: impl FnOnce() -> R + Send + Sync) -> R {
     let mut cfg = Config::new();
     cfg.set_model_generation(true);
     z3::with_z3_config(&cfg, || {
@@ -93,6 +154,7 @@ mod tests {
                 _ => (None, None),
             }
         });
+        let r = r.expect("solver");
         assert!(r.0.is_some_and(|x| x > 3), "{r:?}");
         assert_eq!(r.1.map(|t| t.chars().count()), Some(2));
     }

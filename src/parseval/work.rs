@@ -176,7 +176,8 @@ mod tests {
             s.assert(&(&x * &x + &y * &y).eq(Int::from_i64(1_000_003 * 7)));
             s.assert(&x.gt(Int::from_i64(10)));
             meter.check(&s, &[Bool::from_bool(true)])
-        });
+        })
+        .expect("solver");
         (r, work.spent())
     }
 
