@@ -173,8 +173,8 @@ mod tests {
             let s = bounded_solver(0);
             let x = Int::new_const("x");
             let y = Int::new_const("y");
-            s.assert(&(&x * &x + &y * &y).eq(Int::from_i64(1_000_003 * 7)));
-            s.assert(&x.gt(Int::from_i64(10)));
+            s.assert((&x * &x + &y * &y).eq(Int::from_i64(1_000_003 * 7)));
+            s.assert(x.gt(Int::from_i64(10)));
             meter.check(&s, &[Bool::from_bool(true)])
         })
         .expect("solver");
