@@ -77,9 +77,11 @@ ort: $(ORT_DIR)/$(ORT_SONAME)
 $(LIB): $(SOURCES) .cache/deps.stamp $(Z3_DIR)/$(Z3_SONAME)
 	$(CARGO) build --release --lib
 
+# Installed by rename, never overwritten in place: a process that has the old file loaded (a
+# host in another terminal, a test run) keeps its mapping instead of crashing on the new bytes.
 $(DIST)/sqlsim.so: $(LIB) $(DIST)/$(Z3_SONAME)
 	@mkdir -p $(DIST)
-	cp $(LIB) $@
+	cp $(LIB) $@.tmp && mv -f $@.tmp $@
 
 $(DIST)/$(Z3_SONAME): $(Z3_DIR)/$(Z3_SONAME)
 	@mkdir -p $(DIST)
@@ -95,7 +97,8 @@ $(DIST)/%.onnx: models/%.onnx
 
 $(DIST)/sqlsim.duckdb_extension: $(LIB) scripts/duckdb_footer.py
 	@mkdir -p $(DIST)
-	python3 scripts/duckdb_footer.py $(LIB) $@ --version v$(VERSION) --capi v1.2.0 --platform linux_amd64
+	python3 scripts/duckdb_footer.py $(LIB) $@.tmp --version v$(VERSION) --capi v1.2.0 --platform linux_amd64
+	mv -f $@.tmp $@
 
 # --- demo -------------------------------------------------------------------------------------
 demo: all venv
@@ -105,7 +108,7 @@ demo: all venv
 	$(DUCKDB_CLI) -unsigned -cmd "LOAD '$(DIST)/sqlsim.duckdb_extension'" -cmd ".mode box" :memory: < sql/demo.sql
 
 # --- tests ------------------------------------------------------------------------------------
-test: all venv test-rust test-sql test-duckdb-versions test-models
+test: all venv test-rust test-sql test-duckdb-versions test-models stress-short
 
 # Unit, golden, property and data-backed tests in release (they replay thousands of examples);
 # doctests in the dev profile (release's LTO leaves no rlib for rustdoc to link).
@@ -158,6 +161,16 @@ spider-eval: all venv
 	@echo "== SQLite: sql/spider_eval_sqlite.sql =="
 	@sed -e 's|{{GOLD}}|$(GOLD)|g' -e 's|{{PRED}}|$(PRED)|g' -e 's|{{TABLES}}|$(TABLES)|g' \
 	  sql/spider_eval_sqlite.sql | sqlite3 -bail -cmd ".load ./$(DIST)/sqlsim" :memory:
+
+# Fresh processes over every host (Python duckdb, duckdb shell, sqlite3 shell, apsw, DuckDB cursors
+# on threads) x thread setting x function family; fails on any crash, hang or SQL error
+# (scripts/stress.py). `stress-short` is CI's version (threads 1, 3, 16; part of `make test`).
+.PHONY: stress stress-short
+stress: all venv
+	$(PY) scripts/stress.py --dist $(DIST) --repeats 3
+
+stress-short: all venv
+	$(PY) scripts/stress.py --dist $(DIST) --short
 
 # --- GMN models (models/README.md) ---------------------------------------------------------------
 # Retrains FuncEvalGMN and Hybrid GMN from scratch on CPU: synthetic pairs over the Spider/BIRD train
