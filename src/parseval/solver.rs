@@ -7,6 +7,8 @@ use std::time::{Duration, Instant};
 
 use z3::{Config, Context, Params, Solver};
 
+use crate::error::panic_message;
+
 /// Time past the deadline before the watchdog interrupts Z3.
 const WATCHDOG_GRACE: Duration = Duration::from_millis(50);
 
@@ -82,14 +84,8 @@ pub fn with_bounded_z3<R: Send + Sync>(
 ) -> Result<R, String> {
     set_memory_cap();
     let _slot = Slot::take();
-    catch_unwind(AssertUnwindSafe(|| run_in_context(deadline, f))).map_err(|payload| {
-        let message = payload
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| payload.downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "unknown panic".into());
-        format!("the solver failed ({message})")
-    })
+    catch_unwind(AssertUnwindSafe(|| run_in_context(deadline, f)))
+        .map_err(|payload| format!("the solver failed ({})", panic_message(&*payload)))
 }
 
 fn run_in_context<R: Send + Sync>(deadline: Instant, f: impl FnOnce() -> R + Send + Sync) -> R {

@@ -214,14 +214,10 @@ fn invoke_checked<T>(
     };
     match catch_unwind(AssertUnwindSafe(|| call(&args))) {
         Ok(result) => result,
-        Err(payload) => {
-            let message = payload
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| payload.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "unknown panic".into());
-            Err(Error::Internal(format!("{function}(): {message}")))
-        }
+        Err(payload) => Err(Error::Internal(format!(
+            "{function}(): {}",
+            crate::error::panic_message(&*payload)
+        ))),
     }
 }
 
