@@ -4,6 +4,8 @@
 //! SQL-level tests are checked against it. NULL rule (applied in `signature.rs`): NULL in a required
 //! argument gives NULL (no rows for a table function); NULL in an optional argument means its default.
 
+#[cfg(test)]
+mod fuzz_regressions;
 mod gmn;
 
 pub use gmn::call_batch;

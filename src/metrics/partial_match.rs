@@ -212,6 +212,14 @@ pub struct PartialMatchScore {
 /// F-β of a precision and a recall in [0, 1]; 0 when both are 0. `beta` must be positive.
 pub fn f_beta(precision: f64, recall: f64, beta: f64) -> f64 {
     let b2 = beta * beta;
+    if b2.is_infinite() {
+        // β above ~1e154: β² overflows and the formula gives ∞/∞; its limit is the recall
+        return if precision > 0.0 {
+            recall.clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+    }
     let denominator = b2 * precision + recall;
     if denominator <= 0.0 {
         return 0.0;

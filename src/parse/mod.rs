@@ -6,6 +6,10 @@
 //!   `Drop`) recurses over the AST, so this one limit bounds all of them;
 //! - lexical repairs of quirks seen in Spider/BIRD/LLM output ([`preprocess`]): `! =` written with a
 //!   space, identifiers that start with digits (`18_49_Rating_Share`);
+//! - a limit on operator chains ([`MAX_OPERATOR_CHAIN`]): a chain such as `a = 1 AND a = 1 AND ...`,
+//!   `1 + 1 + ...` or `SELECT .. UNION SELECT .. UNION ...` is parsed without recursion into a tree
+//!   as deep as the chain is long, which the recursion limit does not see but every later stage
+//!   (and sqlparser's own `Drop`) recurses over;
 //! - a fallback to sqlparser's MySQL dialect when the SQLite dialect fails (backslash-escaped quotes
 //!   such as `'Women\'s Soccer'` in LLM predictions).
 //!
@@ -25,6 +29,113 @@ use sqlparser::parser::Parser;
 /// `deep_nesting_within_limit_fits_small_stack`); real benchmark queries stay below 15.
 pub const RECURSION_LIMIT: usize = 48;
 
+/// Longest chain of infix operators (symbols such as `+`, `=`, `||`, and the words AND, OR, IS,
+/// LIKE, ...) in one expression, and most set operations (UNION, INTERSECT, EXCEPT) at one level.
+/// A chain nests as deep as it is long; at this bound the deepest tree survives every stage,
+/// including sqlparser's recursive `Clone` and `Drop` (about 1 KiB of stack per level), on a 1 MiB
+/// thread stack, beside the nesting [`RECURSION_LIMIT`] allows (SQLite itself stops at 1000).
+pub const MAX_OPERATOR_CHAIN: usize = 400;
+
+/// Words that continue an operator chain.
+const OPERATOR_WORDS: &[&str] = &[
+    "and", "or", "is", "not", "like", "glob", "regexp", "match", "between", "collate", "escape",
+    "in",
+];
+/// Words that continue the chain of set operations of one query level.
+const SET_OPERATION_WORDS: &[&str] = &["union", "intersect", "except"];
+/// Words that end an expression (and so an operator chain).
+const CLAUSE_WORDS: &[&str] = &[
+    "select", "from", "where", "group", "having", "order", "by", "limit", "offset", "on", "using",
+    "join", "case", "when", "then", "else", "end", "values", "as",
+];
+
+/// Operator chain lengths of one parenthesis level.
+#[derive(Default)]
+struct Chains {
+    operators: usize,
+    set_operations: usize,
+}
+
+/// Checks `sql` against [`MAX_OPERATOR_CHAIN`] with one pass over the bytes (string literals,
+/// quoted identifiers and comments skipped, one counter per parenthesis level); the message says
+/// what was exceeded.
+pub fn check_operator_chains(sql: &str) -> std::result::Result<(), String> {
+    let bytes = sql.as_bytes();
+    let mut levels = vec![Chains::default()];
+    let mut i = 0;
+    while i < bytes.len() {
+        let c = bytes[i];
+        let top = levels.len() - 1;
+        match c {
+            b'\'' | b'"' | b'`' | b'[' => {
+                let close = if c == b'[' { b']' } else { c };
+                i += 1;
+                while i < bytes.len() && bytes[i] != close {
+                    i += 1;
+                }
+                i += 1;
+            }
+            b'-' if bytes.get(i + 1) == Some(&b'-') => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'*') => {
+                i += 2;
+                while i + 1 < bytes.len() && !(bytes[i] == b'*' && bytes[i + 1] == b'/') {
+                    i += 1;
+                }
+                i += 2;
+            }
+            b'(' => {
+                levels.push(Chains::default());
+                i += 1;
+            }
+            b')' => {
+                if levels.len() > 1 {
+                    levels.pop();
+                }
+                i += 1;
+            }
+            b',' | b';' => {
+                levels[top].operators = 0;
+                i += 1;
+            }
+            b'a'..=b'z' | b'A'..=b'Z' | b'_' => {
+                let start = i;
+                while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+                    i += 1;
+                }
+                let word = &sql[start..i];
+                let is = |words: &[&str]| words.iter().any(|w| w.eq_ignore_ascii_case(word));
+                if is(OPERATOR_WORDS) {
+                    levels[top].operators += 1;
+                } else if is(SET_OPERATION_WORDS) {
+                    levels[top].set_operations += 1;
+                } else if is(CLAUSE_WORDS) {
+                    levels[top].operators = 0;
+                }
+            }
+            b'+' | b'-' | b'*' | b'/' | b'%' | b'|' | b'&' | b'<' | b'>' | b'=' | b'!' | b'~'
+            | b'^' | b':' => {
+                // a two-character operator (`||`, `<=`, `::`) counts once
+                let pair = bytes.get(i + 1).is_some_and(|n| b"|=<>:".contains(n));
+                levels[top].operators += 1;
+                i += if pair { 2 } else { 1 };
+            }
+            _ => i += 1,
+        }
+        if let Some(level) = levels.last() {
+            if level.operators > MAX_OPERATOR_CHAIN || level.set_operations > MAX_OPERATOR_CHAIN {
+                return Err(format!(
+                    "query chains over {MAX_OPERATOR_CHAIN} operators in one expression, sqlsim's limit"
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 fn parse_with(dialect: &dyn Dialect, sql: &str) -> Result<Vec<Statement>> {
     Parser::new(dialect)
         .with_recursion_limit(RECURSION_LIMIT)
@@ -43,6 +154,7 @@ fn parse_with(dialect: &dyn Dialect, sql: &str) -> Result<Vec<Statement>> {
 /// assert!(sqlsim::parse::parse_sql("SELEC x").is_err());
 /// ```
 pub fn parse_sql(sql: &str) -> Result<Vec<Statement>> {
+    check_operator_chains(sql).map_err(Error::Parse)?;
     let text = preprocess::preprocess(sql);
     let statements = match parse_with(&SQLiteDialect {}, &text) {
         Ok(s) => s,
@@ -75,6 +187,25 @@ mod tests {
         ] {
             assert!(parse_sql(sql).is_ok(), "{sql}: {:?}", parse_sql(sql));
         }
+    }
+
+    #[test]
+    fn operator_chains_are_bounded_outside_strings_and_comments() {
+        let chain = |n: usize, op: &str| format!("SELECT {} FROM t", vec!["a"; n].join(op));
+        assert!(parse_sql(&chain(MAX_OPERATOR_CHAIN + 1, " || ")).is_ok());
+        let err = parse_sql(&chain(MAX_OPERATOR_CHAIN + 2, " AND "))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("operators"), "{err}");
+        // many short expressions are not a chain
+        assert!(parse_sql(&chain(3 * MAX_OPERATOR_CHAIN, " = 1, ")).is_ok());
+        let unions = vec!["SELECT a FROM t"; MAX_OPERATOR_CHAIN + 2].join(" UNION ");
+        assert!(parse_sql(&unions).is_err());
+        let quiet = format!(
+            "SELECT '{0}', \"{0}\" FROM t -- {0}\n/* {0} */",
+            "+".repeat(3 * MAX_OPERATOR_CHAIN)
+        );
+        assert!(check_operator_chains(&quiet).is_ok());
     }
 
     #[test]

@@ -80,6 +80,7 @@ fn snippet(text: &str) -> String {
 }
 
 fn parse_with(dialect: &dyn Dialect, text: &str) -> std::result::Result<Statement, String> {
+    crate::parse::check_operator_chains(text)?;
     let mut parser = Parser::new(dialect)
         .with_recursion_limit(crate::parse::RECURSION_LIMIT)
         .try_with_sql(text)

@@ -121,6 +121,11 @@ struct Inferer {
     known: HashSet<(String, String)>,
 }
 
+/// Most columns inferred for one table, SQLite's default SQLITE_MAX_COLUMN: each reference is
+/// looked up linearly, so tens of thousands of distinct names took seconds; past the bound a name
+/// stays unknown and the query fails to plan.
+const MAX_INFERRED_COLUMNS: usize = 2_000;
+
 fn lower(id: &Ident) -> String {
     id.value.to_lowercase()
 }
@@ -160,7 +165,8 @@ impl Inferer {
     }
 
     fn column(&mut self, table: usize, name: &Ident) {
-        if self.schema.column_index(table, &name.value).is_none() {
+        let full = self.schema.tables[table].columns.len() >= MAX_INFERRED_COLUMNS;
+        if !full && self.schema.column_index(table, &name.value).is_none() {
             self.schema.push_column(table, &name.value, "");
         }
     }

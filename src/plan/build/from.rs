@@ -53,6 +53,12 @@ impl Builder<'_> {
     }
 
     fn table_with_joins(&mut self, twj: &TableWithJoins, scope: &mut Scope) -> BuildResult<Plan> {
+        if scope.relations.len() + 1 + twj.joins.len() > super::MAX_JOIN_TABLES {
+            return Err(format!(
+                "at most {} tables in a join",
+                super::MAX_JOIN_TABLES
+            ));
+        }
         let mut plan = self.table_factor(&twj.relation, scope)?;
         for join in &twj.joins {
             let before = scope.relations.len();
@@ -140,9 +146,9 @@ impl Builder<'_> {
                     let rel_name = alias
                         .as_ref()
                         .map_or(table.clone(), |a| a.name.value.to_lowercase());
-                    if let Some(q) = self.cte(&table) {
+                    if let Some((index, q)) = self.cte(&table) {
                         // Each reference plans the CTE afresh, so its columns get their own ids.
-                        let plan = self.query(&q, scope.parent)?;
+                        let plan = self.cte_reference(index, &q, scope.parent)?;
                         self.add_relation(scope, rel_name, &plan, alias);
                         return Ok(plan);
                     }

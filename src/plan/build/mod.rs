@@ -18,8 +18,15 @@ use sqlparser::ast::{
     LimitClause, OrderByExpr, OrderByKind, Query, SetExpr, SetOperator, SetQuantifier, Statement,
 };
 
-/// Deepest nesting of queries and expressions the builder follows.
-pub const MAX_BUILD_DEPTH: usize = 200;
+/// Deepest nesting of queries and expressions the builder follows: the guard must fire before a
+/// 1 MiB host thread's stack runs out, and one level of a chain of CTEs referencing each other
+/// (which the parser's recursion limit does not see) costs two units and about 14 KiB.
+pub const MAX_BUILD_DEPTH: usize = 100;
+/// Most tables in one FROM clause, SQLite's own limit on a join.
+pub const MAX_JOIN_TABLES: usize = 64;
+/// Most terms in a select list, GROUP BY or ORDER BY: SQLite's default SQLITE_MAX_COLUMN (name
+/// resolution is linear per term, so tens of thousands of terms took seconds).
+pub const MAX_LIST_TERMS: usize = 2_000;
 /// Largest number of columns one plan may define (bounds `*` over wide self-joins).
 pub const MAX_PLAN_COLUMNS: usize = 20_000;
 
@@ -33,6 +40,8 @@ pub struct Builder<'a> {
     pub columns: Columns,
     /// Common table expressions in scope, innermost last: (lower-case name, definition).
     ctes: Vec<(String, Query)>,
+    /// Positions in `ctes` of the CTEs whose definitions are being planned (cycle detection).
+    expanding: Vec<usize>,
     depth: usize,
 }
 
@@ -58,6 +67,7 @@ impl<'a> Builder<'a> {
             schema,
             columns: Columns::default(),
             ctes: Vec::new(),
+            expanding: Vec::new(),
             depth: 0,
         }
     }
@@ -111,13 +121,32 @@ impl<'a> Builder<'a> {
         Ok(with.cte_tables.len())
     }
 
-    /// The definition of the CTE called `name`, innermost first.
-    fn cte(&self, name: &str) -> Option<Query> {
+    /// The definition of the CTE called `name`, innermost first, with its position in `ctes`.
+    fn cte(&self, name: &str) -> Option<(usize, Query)> {
         self.ctes
             .iter()
+            .enumerate()
             .rev()
-            .find(|(n, _)| n == name)
-            .map(|(_, q)| q.clone())
+            .find(|(_, (n, _))| n == name)
+            .map(|(i, (_, q))| (i, q.clone()))
+    }
+
+    /// The plan of a reference to the CTE at position `index` of `ctes`, defined by `q`. Every CTE
+    /// of a WITH list is visible in every definition (as in SQLite), so a definition that reaches
+    /// itself is SQLite's "circular reference" error rather than an endless expansion.
+    fn cte_reference(
+        &mut self,
+        index: usize,
+        q: &Query,
+        outer: Option<&Scope>,
+    ) -> BuildResult<Plan> {
+        if self.expanding.contains(&index) {
+            return Err(format!("circular reference: {}", self.ctes[index].0));
+        }
+        self.expanding.push(index);
+        let plan = self.query(q, outer);
+        self.expanding.pop();
+        plan
     }
 
     fn query_body(&mut self, q: &Query, outer: Option<&Scope>) -> BuildResult<Plan> {

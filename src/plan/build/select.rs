@@ -35,6 +35,19 @@ impl Builder<'_> {
         offset: Option<Expr>,
         outer: Option<&Scope>,
     ) -> BuildResult<Plan> {
+        let group_terms = match &s.group_by {
+            GroupByExpr::Expressions(e, _) => e.len(),
+            GroupByExpr::All(_) => 0,
+        };
+        if [s.projection.len(), order.len(), group_terms]
+            .iter()
+            .any(|&n| n > super::MAX_LIST_TERMS)
+        {
+            return Err(format!(
+                "at most {} terms in a select list, GROUP BY or ORDER BY",
+                super::MAX_LIST_TERMS
+            ));
+        }
         let distinct = match &s.distinct {
             None | Some(Distinct::All) => false,
             Some(Distinct::Distinct) => true,
