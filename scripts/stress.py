@@ -455,8 +455,8 @@ def write_fixtures(workdir):
 
 def registered_functions(sqlite_extension):
     """Names of every function the extension registers, from sqlsim_functions() in the sqlite3 shell."""
-    proc = subprocess.run([SQLITE_SHELL, "-bail", *sqlsim_hosts.sqlite_shell_args(sqlite_extension), ":memory:",
-                           "SELECT name FROM sqlsim_functions(); SELECT sqlsim_version();"],
+    proc = subprocess.run([SQLITE_SHELL, "-bail", *sqlsim_hosts.sqlite_shell_args(sqlite_extension),
+                           ":memory:", "SELECT name FROM sqlsim_functions(); SELECT sqlsim_version();"],
                           capture_output=True, text=True, timeout=60)
     if proc.returncode != 0:
         setup_failed(f"cannot list the registered functions: {proc.stderr.strip()}")
