@@ -35,11 +35,14 @@ import sys
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import sqlsim_hosts  # noqa: E402
+from sqlsim_hosts import DIST  # noqa: E402
+
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(os.environ.get("SQLSIM_DATA", ROOT.parent / "shared" / "data"))
-DIST = Path(os.environ.get("SQLSIM_DIST", ROOT / "dist"))
-DUCKDB_EXT = DIST / "sqlsim.duckdb_extension"
-SQLITE_EXT = DIST / "sqlsim.so"
+DUCKDB_EXT = DIST / sqlsim_hosts.DUCKDB_FILE
+SQLITE_EXT = DIST / sqlsim_hosts.SQLITE_FILE
 
 SETS = [
     "spiderdk_pair_dev.nooverlap",
@@ -97,11 +100,7 @@ def load_pairs(name):
 
 
 def duckdb_connection():
-    import duckdb
-
-    con = duckdb.connect(config={"allow_unsigned_extensions": "true"})
-    con.execute(f"LOAD '{DUCKDB_EXT}'")
-    return con
+    return sqlsim_hosts.connect_duckdb(DUCKDB_EXT)
 
 
 def run_duckdb(pairs, repeat):
@@ -116,11 +115,7 @@ def run_duckdb(pairs, repeat):
 
 
 def run_sqlite(pairs, repeat):
-    import apsw
-
-    con = apsw.Connection(":memory:")
-    con.enable_load_extension(True)
-    con.load_extension(str(SQLITE_EXT))
+    con = sqlsim_hosts.connect_apsw(SQLITE_EXT)
     con.execute("CREATE TABLE pairs (gold TEXT, pred TEXT)")
     with con:
         con.executemany("INSERT INTO pairs VALUES (?, ?)", pairs)

@@ -34,11 +34,14 @@ import sys
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import sqlsim_hosts  # noqa: E402
+from sqlsim_hosts import DIST  # noqa: E402
+
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(os.environ.get("SQLSIM_DATA", ROOT.parent / "shared" / "data"))
-DIST = Path(os.environ.get("SQLSIM_DIST", ROOT / "dist"))
-DUCKDB_EXT = DIST / "sqlsim.duckdb_extension"
-SQLITE_EXT = DIST / "sqlsim.so"
+DUCKDB_EXT = DIST / sqlsim_hosts.DUCKDB_FILE
+SQLITE_EXT = DIST / sqlsim_hosts.SQLITE_FILE
 OFFICIAL_PER_SECOND = 2000.0
 BAR = 25.0
 
@@ -79,15 +82,12 @@ def connect(host):
     if host == "duckdb":
         import duckdb
 
-        con = duckdb.connect(config={"allow_unsigned_extensions": "true"})
-        con.execute(f"LOAD '{DUCKDB_EXT}'")
+        con = sqlsim_hosts.connect_duckdb(DUCKDB_EXT)
         threads = con.execute("SELECT current_setting('threads')").fetchone()[0]
         return con, lambda sql: con.execute(sql).fetchall(), f"duckdb {duckdb.__version__}, {threads} threads"
     import apsw
 
-    con = apsw.Connection(":memory:")
-    con.enable_load_extension(True)
-    con.load_extension(str(SQLITE_EXT))
+    con = sqlsim_hosts.connect_apsw(SQLITE_EXT)
     return con, lambda sql: list(con.execute(sql)), f"sqlite {apsw.sqlite_lib_version()}, 1 thread"
 
 

@@ -37,14 +37,15 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import sqlsim_hosts  # noqa: E402
 from eval_stats import accuracy, kendall_tau_b, roc_auc, self_test, spearman  # noqa: E402
 from pair_schemas import pair_schema  # noqa: E402
+from sqlsim_hosts import DIST  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(os.environ.get("SQLSIM_DATA", ROOT.parent / "shared" / "data"))
-DIST = Path(os.environ.get("SQLSIM_DIST", ROOT / "dist"))
-DUCKDB_EXT = DIST / "sqlsim.duckdb_extension"
-SQLITE_EXT = DIST / "sqlsim.so"
+DUCKDB_EXT = DIST / sqlsim_hosts.DUCKDB_FILE
+SQLITE_EXT = DIST / sqlsim_hosts.SQLITE_FILE
 TOLERANCE = 1e-9
 # The GMN scores come from float32 inference, batched in DuckDB (each side padded to the batch's
 # largest graph) and one pair at a time in SQLite: the last bits may differ.
@@ -100,10 +101,7 @@ def load_rows(name):
 
 class DuckHost:
     def __init__(self):
-        import duckdb
-
-        self.con = duckdb.connect(config={"allow_unsigned_extensions": "true"})
-        self.con.execute(f"LOAD '{DUCKDB_EXT}'")
+        self.con = sqlsim_hosts.connect_duckdb(DUCKDB_EXT)
 
     def load(self, rows):
         self.con.execute(
@@ -125,11 +123,7 @@ class DuckHost:
 
 class SqliteHost:
     def __init__(self):
-        import apsw
-
-        self.con = apsw.Connection(":memory:")
-        self.con.enable_load_extension(True)
-        self.con.load_extension(str(SQLITE_EXT))
+        self.con = sqlsim_hosts.connect_apsw(SQLITE_EXT)
 
     def load(self, rows):
         self.con.execute("DROP TABLE IF EXISTS pairs")

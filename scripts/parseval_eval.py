@@ -28,8 +28,9 @@ import apsw
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 from pair_schemas import pair_schema, quote  # noqa: E402
+from sqlsim_hosts import DIST, SQLITE_FILE, connect_apsw  # noqa: E402
 
-EXT = os.environ.get("SQLSIM_EXT", str(ROOT / "dist" / "sqlsim"))
+EXT = os.environ.get("SQLSIM_EXT", str(DIST / SQLITE_FILE))
 
 FEATURES = {
     "aggregation": r"\b(count|sum|avg|min|max)\s*\(",
@@ -43,10 +44,7 @@ FEATURES = {
 
 
 def connect():
-    con = apsw.Connection(":memory:")
-    con.enable_load_extension(True)
-    con.load_extension(EXT)
-    return con
+    return connect_apsw(EXT)
 
 
 def percentile(xs, p):

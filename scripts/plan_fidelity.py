@@ -27,10 +27,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from pair_schemas import pair_schema  # noqa: E402
+from sqlsim_hosts import connect_duckdb  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(os.environ.get("SQLSIM_DATA", ROOT.parent / "shared" / "data"))
-EXT = ROOT / "dist" / "sqlsim.duckdb_extension"
 SETS = [
     "spiderdk_pair_dev.nooverlap",
     "wikisql_pair_dev",
@@ -165,10 +165,7 @@ def main():
     global DATA
     if args.data:
         DATA = Path(args.data)
-    import duckdb
-
-    con = duckdb.connect(config={"allow_unsigned_extensions": "true"})
-    con.execute(f"LOAD '{EXT}'")
+    con = connect_duckdb()
     lite = {}
     total = collections.Counter()
     for name in args.sets.split(","):

@@ -29,8 +29,8 @@ Hosts, and what the thread setting N means for each:
   the rows at the same time, two on cursors of one database and two on databases of their own that
   each load the extension (in-process concurrency in DuckDB).
 
-The extension is loaded the way tests/sql/conftest.py loads it: `duckdb.connect(config=
-{'allow_unsigned_extensions': 'true'})` then `LOAD '<abs path>'`; `apsw.Connection(':memory:')`,
+The extension is loaded by scripts/sqlsim_hosts.py, as every script and test loads it: `duckdb.connect(
+config={'allow_unsigned_extensions': 'true'})` then `LOAD '<abs path>'`; `apsw.Connection(':memory:')`,
 `enable_load_extension(True)`, `load_extension(<abs path>)`; the shells with `-cmd`.
 
 A process that ends by a signal (negative return code) is a crash; one that outlives `--timeout` is
@@ -65,14 +65,17 @@ import traceback
 from dataclasses import dataclass
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import sqlsim_hosts  # noqa: E402
+
 ROOT = Path(__file__).resolve().parent.parent
 VENV_PYTHON = ROOT / ".venv" / "bin" / "python"
 # The binary of the duckdb-cli wheel: .venv/bin/duckdb is a Python wrapper that runs it and turns
 # its death by a signal into an ordinary exit status (SIGSEGV: 245).
 DUCKDB_CLI_GLOB = ".venv/lib/python3*/site-packages/duckdb_cli/duckdb"
 SQLITE_SHELL = "sqlite3"
-SQLITE_EXTENSION = "sqlsim.so"
-DUCKDB_EXTENSION = "sqlsim.duckdb_extension"
+SQLITE_EXTENSION = sqlsim_hosts.SQLITE_FILE
+DUCKDB_EXTENSION = sqlsim_hosts.DUCKDB_FILE
 
 HOSTS = ("duckdb-python", "duckdb-cli", "sqlite3-shell", "apsw", "duckdb-cursors")
 SQLITE_HOSTS = ("sqlite3-shell", "apsw")
@@ -265,19 +268,13 @@ def workload(dialect, functions, rows, table_rows, fixtures, part=0, parts=1):
 # --- worker processes ---------------------------------------------------------------------------
 
 def connect_duckdb(extension, threads):
-    import duckdb
-    con = duckdb.connect(config={"allow_unsigned_extensions": "true"})
-    con.execute(f"LOAD '{extension}'")
+    con = sqlsim_hosts.connect_duckdb(extension)
     con.execute(f"SET threads={threads}")
     return con
 
 
 def connect_apsw(extension):
-    import apsw
-    con = apsw.Connection(":memory:")
-    con.enable_load_extension(True)
-    con.load_extension(extension)
-    return con
+    return sqlsim_hosts.connect_apsw(extension)
 
 
 def run_statements(con, statements):
@@ -354,9 +351,9 @@ def process_command(cell, functions, rows, table_rows, extensions, fixtures, wor
         dialect = "sqlite" if cell.host == "sqlite3-shell" else "duckdb"
         script = ";\n".join(workload(dialect, functions, rows, table_rows, fixtures)) + f";\nSELECT '{END_MARKER}';\n"
         if cell.host == "sqlite3-shell":
-            return ([SQLITE_SHELL, "-bail", "-cmd", f".load {extensions['sqlite']}",
+            return ([SQLITE_SHELL, "-bail", *sqlsim_hosts.sqlite_shell_args(extensions['sqlite']),
                      "-cmd", f"PRAGMA threads={cell.threads};", ":memory:"], script)
-        return ([duckdb_cli(), "-unsigned", "-bail", "-cmd", f"LOAD '{extensions['duckdb']}'",
+        return ([duckdb_cli(), "-bail", *sqlsim_hosts.duckdb_shell_args(extensions['duckdb']),
                  "-cmd", f"SET threads={cell.threads}", ":memory:"], script)
     dialect = "sqlite" if cell.host in SQLITE_HOSTS else "duckdb"
     parts = {"duckdb-python": 1, "apsw": cell.threads, "duckdb-cursors": CURSOR_THREADS}[cell.host]
@@ -458,8 +455,8 @@ def write_fixtures(workdir):
 
 def registered_functions(sqlite_extension):
     """Names of every function the extension registers, from sqlsim_functions() in the sqlite3 shell."""
-    proc = subprocess.run([SQLITE_SHELL, "-bail", "-cmd", f".load {sqlite_extension}", ":memory:",
-                           "SELECT name FROM sqlsim_functions(); SELECT sqlsim_version();"],
+    proc = subprocess.run([SQLITE_SHELL, "-bail", *sqlsim_hosts.sqlite_shell_args(sqlite_extension),
+                           ":memory:", "SELECT name FROM sqlsim_functions(); SELECT sqlsim_version();"],
                           capture_output=True, text=True, timeout=60)
     if proc.returncode != 0:
         setup_failed(f"cannot list the registered functions: {proc.stderr.strip()}")

@@ -13,8 +13,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 PROBE = r"""
 import duckdb, json, sys
-con = duckdb.connect(config={"allow_unsigned_extensions": "true"})
-con.execute(f"LOAD '{sys.argv[1]}'")
+sys.path.insert(0, sys.argv[2])
+from sqlsim_hosts import connect_duckdb
+con = connect_duckdb(sys.argv[1])
 score = con.execute("SELECT ast_ted('SELECT a FROM t', 'SELECT b FROM t')").fetchone()[0]
 rows = con.execute("SELECT count(*) FROM sqlsim_functions()").fetchone()[0]
 z3 = json.loads(con.execute("SELECT sqlsim_debug()").fetchone()[0])["z3"]
@@ -35,7 +36,8 @@ def main() -> int:
                 check=True,
             )
         env = dict(os.environ, PYTHONPATH=target)
-        run = subprocess.run([sys.executable, "-c", PROBE, extension], env=env, capture_output=True, text=True)
+        run = subprocess.run([sys.executable, "-c", PROBE, extension, os.path.join(ROOT, "scripts")],
+                             env=env, capture_output=True, text=True)
         if run.returncode == 0:
             passed += 1
             print(f"duckdb {version}: ok ({run.stdout.strip()})")

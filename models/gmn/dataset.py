@@ -18,6 +18,9 @@ from pathlib import Path
 from models.gmn import generate, schemas
 from models.gmn.rewrites import CONVENTION
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
+from sqlsim_hosts import connect_apsw  # noqa: E402
+
 OPTS = '{"budget_ms":300}'
 
 
@@ -54,11 +57,7 @@ _SCHEMAS = None
 
 def _init(ext, data):
     global _CONN, _SCHEMAS
-    import apsw
-
-    _CONN = apsw.Connection(":memory:")
-    _CONN.enable_load_extension(True)
-    _CONN.load_extension(ext)
+    _CONN = connect_apsw(ext)
     _SCHEMAS = schema_texts(Path(data))
 
 

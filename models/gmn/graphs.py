@@ -7,9 +7,13 @@ stores one JSON line per pair: {"id", "funceval": graph-or-null, "hybrid": graph
 
 import json
 import multiprocessing as mp
+import sys
 from pathlib import Path
 
 from models.gmn.dataset import schema_key, schema_texts
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
+from sqlsim_hosts import connect_apsw  # noqa: E402
 
 _CONN = None
 _SCHEMAS = None
@@ -18,11 +22,7 @@ _SPIDER = None
 
 def _init(ext, data):
     global _CONN, _SCHEMAS, _SPIDER
-    import apsw
-
-    _CONN = apsw.Connection(":memory:")
-    _CONN.enable_load_extension(True)
-    _CONN.load_extension(ext)
+    _CONN = connect_apsw(ext)
     _SCHEMAS = schema_texts(Path(data))
     _SPIDER = {e["db_id"]: json.dumps(e) for e in json.loads((Path(data) / "spider" / "tables.json").read_text())}
 

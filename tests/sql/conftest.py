@@ -2,14 +2,19 @@
 and real DuckDB (Python duckdb, duckdb CLI)."""
 import os
 import subprocess
+import sys
 
 import apsw
 import duckdb
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-SQLITE_EXTENSION = os.path.join(ROOT, "dist", "sqlsim.so")
-DUCKDB_EXTENSION = os.path.join(ROOT, "dist", "sqlsim.duckdb_extension")
+SCRIPTS = os.path.join(ROOT, "scripts")
+sys.path.insert(0, SCRIPTS)
+import sqlsim_hosts  # noqa: E402
+
+SQLITE_EXTENSION = str(sqlsim_hosts.DIST / sqlsim_hosts.SQLITE_FILE)
+DUCKDB_EXTENSION = str(sqlsim_hosts.DIST / sqlsim_hosts.DUCKDB_FILE)
 DUCKDB_CLI = os.path.join(ROOT, ".venv", "bin", "duckdb")
 DATA = os.environ.get("SQLSIM_DATA", os.path.join(ROOT, "..", "shared", "data"))
 
@@ -22,9 +27,7 @@ class SqliteHost:
     name = "sqlite"
 
     def __init__(self):
-        self.con = apsw.Connection(":memory:")
-        self.con.enable_load_extension(True)
-        self.con.load_extension(SQLITE_EXTENSION)
+        self.con = sqlsim_hosts.connect_apsw(SQLITE_EXTENSION)
 
     def rows(self, sql, params=()):
         try:
@@ -46,8 +49,7 @@ class DuckHost:
     name = "duckdb"
 
     def __init__(self):
-        self.con = duckdb.connect(config={"allow_unsigned_extensions": "true"})
-        self.con.execute(f"LOAD '{DUCKDB_EXTENSION}'")
+        self.con = sqlsim_hosts.connect_duckdb(DUCKDB_EXTENSION)
 
     def rows(self, sql, params=()):
         try:
@@ -83,7 +85,7 @@ def duck_host():
 def run_sqlite_shell(script):
     """Runs `script` in the real sqlite3 shell with the extension loaded; returns the process."""
     return subprocess.run(
-        ["sqlite3", "-bail", "-cmd", f".load {SQLITE_EXTENSION}", ":memory:"],
+        ["sqlite3", "-bail", *sqlsim_hosts.sqlite_shell_args(SQLITE_EXTENSION), ":memory:"],
         input=script, capture_output=True, text=True, timeout=300,
     )
 
@@ -91,6 +93,6 @@ def run_sqlite_shell(script):
 def run_duckdb_shell(script):
     """Runs `script` in the real duckdb shell with the extension loaded; returns the process."""
     return subprocess.run(
-        [DUCKDB_CLI, "-unsigned", "-cmd", f"LOAD '{DUCKDB_EXTENSION}'", ":memory:"],
+        [DUCKDB_CLI, *sqlsim_hosts.duckdb_shell_args(DUCKDB_EXTENSION), ":memory:"],
         input=script, capture_output=True, text=True, timeout=300,
     )

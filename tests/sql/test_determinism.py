@@ -7,9 +7,8 @@ import os
 import subprocess
 import sys
 
-import duckdb
-
 from conftest import DUCKDB_EXTENSION, SqliteHost
+import sqlsim_hosts  # conftest put scripts/ on sys.path
 
 DDL = (
     "CREATE TABLE singer (singer_id INTEGER PRIMARY KEY, name TEXT NOT NULL, country TEXT, age INT);"
@@ -44,8 +43,7 @@ def verdict_facts(text):
 
 
 def duckdb_facts(threads):
-    con = duckdb.connect(config={"allow_unsigned_extensions": "true"})
-    con.execute(f"LOAD '{DUCKDB_EXTENSION}'")
+    con = sqlsim_hosts.connect_duckdb(DUCKDB_EXTENSION)
     con.execute(f"SET threads = {threads}")
     rows = [(g, p, DDL, o) for g, p in PAIRS for o in OPTIONS]
     con.execute("CREATE TABLE pairs (gold TEXT, pred TEXT, s TEXT, o TEXT)")

@@ -4,7 +4,8 @@ import os
 
 import pytest
 
-from conftest import ROOT, HostError
+from conftest import ROOT, SCRIPTS, SQLITE_EXTENSION, HostError
+import sqlsim_hosts  # conftest put scripts/ on sys.path
 
 with open(os.path.join(ROOT, "tests", "fixtures", "plan_schema.json")) as f:
     SCHEMA = json.dumps(json.load(f))
@@ -76,23 +77,22 @@ import shutil
 import subprocess
 import sys
 
-DIST = os.path.join(ROOT, "dist")
+DIST = str(sqlsim_hosts.DIST)
 ORT_LIB = "libonnxruntime.so.1.31.1"
 
 PROBE = r"""
 import json, sys
 import apsw, duckdb
 directory, sql, params = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
+sys.path.insert(0, sys.argv[4])
+from sqlsim_hosts import connect_apsw, connect_duckdb
 out = {}
-con = apsw.Connection(":memory:")
-con.enable_load_extension(True)
-con.load_extension(directory + "/sqlsim.so")
+con = connect_apsw(directory + "/sqlsim.so")
 try:
     out["sqlite"] = [list(r) for r in con.execute(sql, params)]
 except apsw.Error as e:
     out["sqlite"] = "error: " + str(e)
-duck = duckdb.connect(config={"allow_unsigned_extensions": "true"})
-duck.execute(f"LOAD '{directory}/sqlsim.duckdb_extension'")
+duck = connect_duckdb(directory + "/sqlsim.duckdb_extension")
 try:
     out["duckdb"] = [list(r) for r in duck.execute(sql, params).fetchall()]
 except duckdb.Error as e:
@@ -127,7 +127,7 @@ def probe(directory, sql, params=(), env=None):
     environment = {k: v for k, v in os.environ.items()
                    if k not in ("ORT_DYLIB_PATH", "SQLSIM_MODEL_DIR")}
     environment.update(env or {})
-    done = subprocess.run([sys.executable, "-c", PROBE, str(directory), sql, json.dumps(list(params))],
+    done = subprocess.run([sys.executable, "-c", PROBE, str(directory), sql, json.dumps(list(params)), SCRIPTS],
                           capture_output=True, text=True, timeout=300, env=environment, cwd="/")
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
@@ -141,10 +141,7 @@ def sizes(model):
 class SqliteHostless:
     @staticmethod
     def graph(gold, pred, model):
-        import apsw
-        con = apsw.Connection(":memory:")
-        con.enable_load_extension(True)
-        con.load_extension(os.path.join(DIST, "sqlsim.so"))
+        con = sqlsim_hosts.connect_apsw(SQLITE_EXTENSION)
         return con.execute("SELECT sql_graph(?, ?, ?, ?)", (gold, pred, SCHEMA, model)).fetchone()[0]
 
 

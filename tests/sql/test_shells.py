@@ -48,16 +48,19 @@ def test_libz3_is_found_beside_the_extension_with_no_environment(tmp_path):
     import subprocess
     import sys
 
-    from conftest import DUCKDB_EXTENSION, SQLITE_EXTENSION
+    from conftest import DUCKDB_EXTENSION, SCRIPTS, SQLITE_EXTENSION
+    import sqlsim_hosts  # conftest put scripts/ on sys.path
 
     probe = "SELECT json_extract(sqlsim_debug(), '$.z3');"
-    shell = subprocess.run(["/usr/bin/sqlite3", ":memory:", f".load {SQLITE_EXTENSION}", probe],
-                           cwd=tmp_path, env={}, capture_output=True, text=True, timeout=60)
+    shell = subprocess.run(["/usr/bin/sqlite3", *sqlsim_hosts.sqlite_shell_args(SQLITE_EXTENSION), ":memory:",
+                            probe], cwd=tmp_path, env={}, capture_output=True, text=True, timeout=60)
     assert shell.stdout.startswith("5."), shell.stdout + shell.stderr
     script = f"""
-import apsw, duckdb, json
-c = apsw.Connection(':memory:'); c.enable_load_extension(True); c.load_extension({SQLITE_EXTENSION!r})
-d = duckdb.connect(config={{'allow_unsigned_extensions': 'true'}}); d.execute("LOAD '{DUCKDB_EXTENSION}'")
+import json, sys
+sys.path.insert(0, {SCRIPTS!r})
+from sqlsim_hosts import connect_apsw, connect_duckdb
+c = connect_apsw({SQLITE_EXTENSION!r})
+d = connect_duckdb({DUCKDB_EXTENSION!r})
 q = "SELECT sqlsim_debug()"
 print(json.loads(c.execute(q).fetchone()[0])['z3'], json.loads(d.execute(q).fetchone()[0])['z3'])
 """

@@ -11,6 +11,7 @@ import subprocess
 import pytest
 
 from conftest import DUCKDB_CLI, DUCKDB_EXTENSION, ROOT, SQLITE_EXTENSION
+import sqlsim_hosts  # conftest put scripts/ on sys.path
 
 FIXTURE = os.path.join(ROOT, "tests", "fixtures", "spider_eval")
 GOLD = os.path.join(FIXTURE, "gold.txt")
@@ -32,7 +33,7 @@ def run_duckdb_report():
     with open(os.path.join(ROOT, "sql", "spider_eval.sql")) as f:
         script = f.read()
     proc = subprocess.run(
-        [DUCKDB_CLI, "-unsigned", "-cmd", f"LOAD '{DUCKDB_EXTENSION}'",
+        [DUCKDB_CLI, *sqlsim_hosts.duckdb_shell_args(DUCKDB_EXTENSION),
          "-cmd", f"SET VARIABLE gold = '{GOLD}'", "-cmd", f"SET VARIABLE pred = '{PRED}'",
          "-cmd", f"SET VARIABLE tables = '{TABLES}'", ":memory:"],
         input=script, capture_output=True, text=True, timeout=300)
@@ -44,7 +45,7 @@ def run_sqlite_report():
     with open(os.path.join(ROOT, "sql", "spider_eval_sqlite.sql")) as f:
         script = f.read()
     script = script.replace("{{GOLD}}", GOLD).replace("{{PRED}}", PRED).replace("{{TABLES}}", TABLES)
-    proc = subprocess.run(["sqlite3", "-bail", "-cmd", f".load {SQLITE_EXTENSION}", ":memory:"],
+    proc = subprocess.run(["sqlite3", "-bail", *sqlsim_hosts.sqlite_shell_args(SQLITE_EXTENSION), ":memory:"],
                           input=script, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == "", proc.stderr
