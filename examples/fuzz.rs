@@ -51,7 +51,7 @@ pub struct Cli {
     pub stack_kib: usize,
     /// Run only this input index (prints its calls and each call's outcome).
     pub only: Option<u64>,
-    /// An input slower than this is a finding.
+    /// An input that takes more CPU time than this (its thread's, not wall-clock) is a finding.
     pub slow_ms: u64,
     pub parseval_options: String,
     /// Set in the child process that runs one entry.
