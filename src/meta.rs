@@ -26,7 +26,7 @@ pub fn debug_json(host: Host) -> Json {
         "limits": {
             "max_sql_bytes": crate::prepare::MAX_SQL_BYTES,
             "max_tree_nodes": crate::prepare::MAX_TREE_NODES,
-            "max_match_node_pairs": crate::metrics::partial_match::MAX_NODE_PAIRS,
+            "max_match_node_pairs": crate::tree::node_match::MAX_NODE_PAIRS,
             "max_plan_depth": crate::plan::build::MAX_BUILD_DEPTH,
             "max_plan_columns": crate::plan::build::MAX_PLAN_COLUMNS,
             "max_rule_passes": crate::plan::rules::MAX_PASSES,

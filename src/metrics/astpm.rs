@@ -18,7 +18,7 @@
 //! Labels already carry their family, so the kind never changes a score; it records the paper's
 //! distinction for readers of the tree.
 //!
-//! **Ordered nodes** (children matched by position, see `partial_match`): operators whose operand
+//! **Ordered nodes** (children matched by position, see `crate::tree::node_match`): operators whose operand
 //! positions carry meaning and that normalization leaves as written: `-`, `/`, `%`, `||`, the
 //! comparisons `<`, `<=`, `>`, `>=` (normalization mirrors them into one canonical order, so a
 //! position mismatch is a real difference), `Like`/`NotLike` (value, pattern), `Between`/`NotBetween`
@@ -26,7 +26,7 @@
 //! Everything else matches children as a set, as in the paper: AND/OR terms, `=` sides, select
 //! lists, FROM items, GROUP BY keys and function arguments.
 
-use super::partial_match::{partial_match, MatchTree, NodeKind, PartialMatchScore};
+use crate::tree::node_match::{match_scores, MatchScores, MatchTree, NodeKind};
 use crate::prepare::prepare;
 use crate::tree::{LabelledTree, Tree};
 
@@ -112,18 +112,18 @@ pub fn match_tree(tree: &LabelledTree) -> MatchTree {
 }
 
 /// Precision, recall and F-β of `pred` against `gold`; `None` when either does not parse or the
-/// pair exceeds the work budget (`partial_match::MAX_NODE_PAIRS`).
-pub fn scores(gold: &str, pred: &str, alpha: f64, beta: f64) -> Option<PartialMatchScore> {
+/// pair exceeds the work budget (`tree::node_match::MAX_NODE_PAIRS`).
+pub fn scores(gold: &str, pred: &str, alpha: f64, beta: f64) -> Option<MatchScores> {
     let (g, p) = (prepare(gold), prepare(pred));
     if !g.is_ok() || !p.is_ok() {
         return None;
     }
-    partial_match(&match_tree(&g.tree), &match_tree(&p.tree), alpha, beta)
+    match_scores(&match_tree(&g.tree), &match_tree(&p.tree), alpha, beta)
 }
 
 /// ASTPM similarity in [0, 1]: 1.0 for queries equal after normalization, 0.0 when either does not
 /// parse, `None` when the pair exceeds the work budget. `alpha` in [0, 1], `beta` > 0 (defaults:
-/// [`DEFAULT_ALPHA`](super::partial_match::DEFAULT_ALPHA), [`DEFAULT_BETA`](super::partial_match::DEFAULT_BETA)).
+/// [`DEFAULT_ALPHA`](super::DEFAULT_ALPHA), [`DEFAULT_BETA`](super::DEFAULT_BETA)).
 ///
 /// ```
 /// use sqlsim::metrics::astpm::similarity;
@@ -137,7 +137,7 @@ pub fn similarity(gold: &str, pred: &str, alpha: f64, beta: f64) -> Option<f64> 
     if !g.is_ok() || !p.is_ok() {
         return Some(0.0);
     }
-    partial_match(&match_tree(&g.tree), &match_tree(&p.tree), alpha, beta).map(|s| s.f_beta)
+    match_scores(&match_tree(&g.tree), &match_tree(&p.tree), alpha, beta).map(|s| s.f_beta)
 }
 
 #[cfg(test)]

@@ -128,8 +128,8 @@ pub fn structural_components(
         gold,
         pred,
         parsed.as_deref(),
-        super::partial_match::DEFAULT_ALPHA,
-        super::partial_match::DEFAULT_BETA,
+        super::DEFAULT_ALPHA,
+        super::DEFAULT_BETA,
     )
     .map_or(0.0, |s| s.f_beta);
     let mut components = vec![

@@ -4,7 +4,7 @@
 use super::QueryPlan;
 use crate::cache::TextCache;
 use crate::error::Result;
-use crate::metrics::partial_match::MatchTree;
+use crate::tree::node_match::MatchTree;
 use crate::schema::Schema;
 use std::hash::{Hash, Hasher};
 use std::sync::{Arc, OnceLock};

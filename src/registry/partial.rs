@@ -3,7 +3,7 @@
 use super::{Args, Output};
 use crate::error::Result;
 use crate::metrics::astpm;
-use crate::metrics::partial_match::{DEFAULT_ALPHA, DEFAULT_BETA};
+use crate::metrics::{DEFAULT_ALPHA, DEFAULT_BETA};
 
 /// α at `index`: a number in [0, 1]; NULL or absent gives [`DEFAULT_ALPHA`].
 pub(crate) fn alpha(a: &Args<'_>, index: usize) -> Result<f64> {
