@@ -37,7 +37,7 @@ pub fn debug_json(host: Host) -> Json {
             "z3_memory_max_mb": crate::parseval::solver::MAX_MEMORY_MB,
         },
         "cache_entries": crate::prepare::cached_count(),
-        "plan_cache_entries": crate::plan::prepared::cached_plans(),
+        "plan_cache_entries": crate::plan::cached::cached_plans(),
     })
 }
 

@@ -14,7 +14,8 @@ pub mod runtime;
 pub mod tensors;
 pub mod vocab;
 
-use crate::plan::prepared::{prepare_plan, ParsedSchema};
+use crate::plan::cached::cached_plan;
+use crate::schema::ParsedSchema;
 use graph::Graph;
 use plan_graph::{add_plan, PlanRelations};
 use serde::Serialize;
@@ -104,8 +105,8 @@ impl PairGraph {
 /// One query's graph (positional encoding not yet filled); `None` when it cannot be planned (or,
 /// for the hybrid graph, parsed) or its graph exceeds [`MAX_NODES`].
 pub fn query_graph(sql: &str, schema: Option<&ParsedSchema>, model: Model) -> Option<Graph> {
-    let prepared = prepare_plan(sql, schema);
-    let plan = prepared.plan.as_ref().ok()?;
+    let cached = cached_plan(sql, schema);
+    let plan = cached.plan.as_ref().ok()?;
     let g = match model {
         Model::FuncEval => {
             let mut g = Graph::default();

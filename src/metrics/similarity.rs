@@ -12,7 +12,7 @@ use super::{ast_ted, relpm};
 use crate::error::Result;
 use crate::gmn::{pair_graph, runtime, Model};
 use crate::parseval::{decide_cached, Evidence, Options, Verdict};
-use crate::plan::prepared::{schema_argument, ParsedSchema};
+use crate::schema::{schema_argument, ParsedSchema};
 
 /// Where a verdict places a pair: the score is `low + (high - low) * structural`.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -189,7 +189,7 @@ fn strongest(
 /// The schema of a call: parsed from the argument, or inferred from both queries.
 pub fn schema_for(schema: Option<&str>, queries: &[&str]) -> Result<Arc<Schema>> {
     match schema {
-        Some(text) => Ok(crate::plan::prepared::schema_argument(text)?.schema.clone()),
+        Some(text) => Ok(crate::schema::schema_argument(text)?.schema.clone()),
         None => {
             let statements: Vec<_> = queries
                 .iter()

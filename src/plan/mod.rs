@@ -3,12 +3,12 @@
 //! canonical, optimized form (`sql_plan` shows it; RelPM, the GMN graphs and ParSEval read it).
 
 pub mod build;
+pub mod cached;
 pub mod columns;
 pub mod display;
 pub mod expr;
 pub mod match_tree;
 pub mod node;
-pub mod prepared;
 pub mod rules;
 pub mod to_sql;
 

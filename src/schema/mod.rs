@@ -9,9 +9,11 @@
 //!
 //! A NULL argument means schema-less: callers then use [`Schema::infer`] over the queries ([`infer`]).
 //!
-//! Files: `model` (the types and lookups), [`affinity`] (SQLite's type affinity), one file per source.
+//! Files: `model` (the types and lookups), [`affinity`] (SQLite's type affinity), one file per source,
+//! `argument` (a `schema` argument parsed once per distinct text: [`schema_argument`]).
 
 pub mod affinity;
+mod argument;
 pub mod bird;
 pub mod ddl;
 pub mod infer;
@@ -19,6 +21,7 @@ mod model;
 mod spider_json;
 
 pub use affinity::{affinity, Affinity};
+pub use argument::{schema_argument, ParsedSchema};
 pub use model::{Column, ForeignKey, Schema, Table};
 pub use spider_json::{load_tables_file, load_tables_text};
 
