@@ -13,7 +13,7 @@ pub mod normalize;
 pub mod parse;
 pub mod parseval;
 pub mod plan;
-pub mod prepare;
+pub mod query_tree;
 pub mod registry;
 pub mod schema;
 pub mod stats;

@@ -24,8 +24,8 @@ pub fn debug_json(host: Host) -> Json {
         "threads": rayon::current_num_threads(),
         "z3": crate::parseval::solver::z3_version(),
         "limits": {
-            "max_sql_bytes": crate::prepare::MAX_SQL_BYTES,
-            "max_tree_nodes": crate::prepare::MAX_TREE_NODES,
+            "max_sql_bytes": crate::parse::MAX_SQL_BYTES,
+            "max_tree_nodes": crate::query_tree::MAX_TREE_NODES,
             "max_match_node_pairs": crate::tree::node_match::MAX_NODE_PAIRS,
             "max_plan_depth": crate::plan::build::MAX_BUILD_DEPTH,
             "max_plan_columns": crate::plan::build::MAX_PLAN_COLUMNS,
@@ -36,7 +36,7 @@ pub fn debug_json(host: Host) -> Json {
             "parseval_steps_per_query": crate::exec::instance::MAX_STEPS_PER_QUERY,
             "z3_memory_max_mb": crate::parseval::solver::MAX_MEMORY_MB,
         },
-        "cache_entries": crate::prepare::cached_count(),
+        "cache_entries": crate::query_tree::cached_count(),
         "plan_cache_entries": crate::plan::cached::cached_plans(),
     })
 }

@@ -24,7 +24,7 @@ pub use signature::{
 use crate::error::Result;
 use crate::meta;
 use crate::metrics::ast_ted;
-use crate::prepare::prepare;
+use crate::query_tree;
 
 const fn required(name: &'static str, ty: SqlType) -> Param {
     Param {
@@ -123,10 +123,10 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
               the query does not parse.",
         deterministic: true,
         call: |a| {
-            let prepared = prepare(a.text(0)?);
-            Ok(match prepared.parse_error {
+            let query = query_tree::cached(a.text(0)?);
+            Ok(match query.parse_error {
                 Some(_) => Output::Null,
-                None => Output::Text(prepared.tree.to_json().to_string()),
+                None => Output::Text(query.tree.to_json().to_string()),
             })
         },
     },
@@ -138,7 +138,7 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
               exceeds).",
         deterministic: true,
         call: |a| {
-            Ok(match &prepare(a.text(0)?).parse_error {
+            Ok(match &query_tree::cached(a.text(0)?).parse_error {
                 Some(m) => Output::Text(m.clone()),
                 None => Output::Null,
             })
@@ -303,7 +303,7 @@ pub static TABLE_FUNCTIONS: &[TableFunction] = &[
         doc:
             "The normalized AST as rows (node, parent, depth, label) in pre-order; parent is NULL \
               at the root; no rows when the query does not parse.",
-        call: |a| Ok(meta::tree_rows(&prepare(a.text(0)?).tree)),
+        call: |a| Ok(meta::tree_rows(&query_tree::cached(a.text(0)?).tree)),
     },
     TableFunction {
         name: "spider_partial",

@@ -241,7 +241,7 @@ fn run_core(call: &Call) -> Result<String, String> {
     let schema_text = arg_text(call, 1);
     let outcome = catch_unwind(AssertUnwindSafe(|| match call.function {
         "core:prepare" => {
-            sqlsim::prepare::PreparedQuery::build(a);
+            sqlsim::query_tree::QueryTree::build(a);
         }
         "core:plan" => {
             let _ = sqlsim::plan::cached::plan_with_inferred_schema(a);

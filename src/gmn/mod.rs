@@ -119,7 +119,7 @@ pub fn query_graph(sql: &str, schema: Option<&ParsedSchema>, model: Model) -> Op
             g
         }
         Model::Hybrid => {
-            let ast = crate::prepare::prepare(sql);
+            let ast = crate::query_tree::cached(sql);
             if !ast.is_ok() {
                 return None;
             }

@@ -1,6 +1,6 @@
 //! AST-TE: Zhang–Shasha tree edit distance between normalized SQL ASTs, and the similarity built on it.
 
-use crate::prepare::{prepare, PreparedQuery};
+use crate::query_tree::{self, QueryTree};
 use crate::tree::zhang_shasha::{tree_edit_distance, tree_edit_distance_within};
 use crate::tree::LabelledTree;
 
@@ -21,12 +21,12 @@ fn similarity_from_distance(a: &LabelledTree, b: &LabelledTree, ted: u32) -> f64
     (1.0 - f64::from(ted) / largest as f64).clamp(0.0, 1.0)
 }
 
-/// Both prepared queries when both parsed.
+/// Both query trees when both parsed.
 fn both_parsed(
     a: &str,
     b: &str,
-) -> Option<(std::sync::Arc<PreparedQuery>, std::sync::Arc<PreparedQuery>)> {
-    let (pa, pb) = (prepare(a), prepare(b));
+) -> Option<(std::sync::Arc<QueryTree>, std::sync::Arc<QueryTree>)> {
+    let (pa, pb) = (query_tree::cached(a), query_tree::cached(b));
     (pa.is_ok() && pb.is_ok()).then_some((pa, pb))
 }
 

@@ -1,6 +1,6 @@
 //! ASTPM: FuncEvalGMN's partial matching over the normalized AST that AST-TE compares.
 //!
-//! The labelled tree of `crate::prepare` (see `crate::tree::from_ast` for its labels) becomes a
+//! The labelled tree of `crate::query_tree` (see `crate::tree::from_ast` for its labels) becomes a
 //! [`MatchTree`] node for node, except that every query body (`Select`, `Union`, ...) not already
 //! under a `Query` node gets one ([`match_tree`]): matching roots with different labels scores 0,
 //! so without it `SELECT max(x) ...` and `SELECT x ... ORDER BY x DESC LIMIT 1` would share nothing.
@@ -27,7 +27,7 @@
 //! lists, FROM items, GROUP BY keys and function arguments.
 
 use crate::tree::node_match::{match_scores, MatchScores, MatchTree, NodeKind};
-use crate::prepare::prepare;
+use crate::query_tree;
 use crate::tree::{LabelledTree, Tree};
 
 /// Label families of content nodes (names and values); see the module documentation.
@@ -114,7 +114,7 @@ pub fn match_tree(tree: &LabelledTree) -> MatchTree {
 /// Precision, recall and F-β of `pred` against `gold`; `None` when either does not parse or the
 /// pair exceeds the work budget (`tree::node_match::MAX_NODE_PAIRS`).
 pub fn scores(gold: &str, pred: &str, alpha: f64, beta: f64) -> Option<MatchScores> {
-    let (g, p) = (prepare(gold), prepare(pred));
+    let (g, p) = (query_tree::cached(gold), query_tree::cached(pred));
     if !g.is_ok() || !p.is_ok() {
         return None;
     }
@@ -133,7 +133,7 @@ pub fn scores(gold: &str, pred: &str, alpha: f64, beta: f64) -> Option<MatchScor
 /// assert!(0.0 < s && s < 1.0);
 /// ```
 pub fn similarity(gold: &str, pred: &str, alpha: f64, beta: f64) -> Option<f64> {
-    let (g, p) = (prepare(gold), prepare(pred));
+    let (g, p) = (query_tree::cached(gold), query_tree::cached(pred));
     if !g.is_ok() || !p.is_ok() {
         return Some(0.0);
     }
@@ -169,7 +169,7 @@ mod tests {
     #[test]
     fn query_bodies_get_one_query_node() {
         let labels = |sql: &str| {
-            let t = match_tree(&prepare(sql).tree);
+            let t = match_tree(&query_tree::cached(sql).tree);
             (0..t.len())
                 .map(|i| t.label(i).to_string())
                 .collect::<Vec<_>>()

@@ -29,6 +29,9 @@ use sqlparser::parser::Parser;
 /// `deep_nesting_within_limit_fits_small_stack`); real benchmark queries stay below 15.
 pub const RECURSION_LIMIT: usize = 48;
 
+/// Longest SQL text sqlsim will look at; longer input is treated as SQL that does not parse.
+pub const MAX_SQL_BYTES: usize = 1 << 20;
+
 /// Longest chain of infix operators (symbols such as `+`, `=`, `||`, and the words AND, OR, IS,
 /// LIKE, ...) in one expression, and most set operations (UNION, INTERSECT, EXCEPT) at one level.
 /// A chain nests as deep as it is long; at this bound the deepest tree survives every stage,
@@ -230,52 +233,5 @@ mod tests {
             ")".repeat(5_000)
         );
         assert!(parse_sql(&subqueries).is_err());
-    }
-
-    /// The deepest input the parser accepts must survive the whole pipeline on a 2 MiB stack.
-    #[test]
-    fn deep_nesting_within_limit_fits_small_stack() {
-        let run = || {
-            let mut deepest_ok = 0;
-            for depth in (1..200).step_by(3) {
-                let exprs = [
-                    format!("SELECT {}1{}", "(".repeat(depth), ")".repeat(depth)),
-                    format!("SELECT {}1{}", "-(".repeat(depth), ")".repeat(depth)),
-                    format!("SELECT a FROM t WHERE {}x = 1", "NOT ".repeat(depth)),
-                    format!(
-                        "{}SELECT 1{}",
-                        "SELECT * FROM (".repeat(depth),
-                        ")".repeat(depth)
-                    ),
-                    format!(
-                        "SELECT a FROM t WHERE a IN {}SELECT 1{}",
-                        "(SELECT a FROM t WHERE a IN ".repeat(depth),
-                        ")".repeat(depth)
-                    ),
-                    format!(
-                        "SELECT {}1{}",
-                        "CASE WHEN a THEN ".repeat(depth),
-                        " END".repeat(depth)
-                    ),
-                ];
-                for sql in exprs {
-                    if let Ok(stmts) = parse_sql(&sql) {
-                        deepest_ok = depth;
-                        let text: usize = stmts.iter().map(|s| s.to_string().len()).sum();
-                        let normalized = crate::normalize::normalize(stmts);
-                        let printed: usize = normalized.iter().map(|s| s.to_string().len()).sum();
-                        let tree = crate::tree::from_ast::statements_tree(&normalized);
-                        assert!(text > 0 && printed > 0 && !tree.is_empty());
-                    }
-                }
-            }
-            deepest_ok
-        };
-        let handle = std::thread::Builder::new().stack_size(2 << 20).spawn(run);
-        let deepest = handle.map(|h| h.join());
-        assert!(
-            matches!(deepest, Ok(Ok(d)) if d > 10),
-            "pipeline overflowed or rejected shallow input: {deepest:?}"
-        );
     }
 }

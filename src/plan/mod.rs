@@ -47,11 +47,11 @@ impl QueryPlan {
 /// The statements of `sql`, or why it cannot be planned (over sqlsim's input limit, or the
 /// parser's message).
 pub fn parse_query(sql: &str) -> Result<Vec<sqlparser::ast::Statement>, String> {
-    if sql.len() > crate::prepare::MAX_SQL_BYTES {
+    if sql.len() > crate::parse::MAX_SQL_BYTES {
         return Err(format!(
             "query is {} bytes, over sqlsim's limit of {}",
             sql.len(),
-            crate::prepare::MAX_SQL_BYTES
+            crate::parse::MAX_SQL_BYTES
         ));
     }
     crate::parse::parse_sql(sql).map_err(|e| e.to_string())

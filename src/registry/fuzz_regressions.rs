@@ -81,7 +81,7 @@ fn replay_core(function: &str, args: &[Arg]) -> Option<String> {
     };
     let sql = text(0).unwrap_or_default();
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match function {
-        "core:prepare" => drop(crate::prepare::PreparedQuery::build(sql)),
+        "core:prepare" => drop(crate::query_tree::QueryTree::build(sql)),
         "core:plan" => drop(crate::plan::cached::plan_with_inferred_schema(sql)),
         "core:schema" => drop(crate::schema::Schema::from_argument(sql)),
         "core:spider_hardness" => {
