@@ -35,7 +35,7 @@ type Metric = fn(&str, &str) -> f64;
 
 /// The metrics this example can score with, by name.
 const METRICS: &[(&str, Metric)] = &[("ast_ted", |a, b| {
-    sqlsim::metrics::ast_ted::similarity(a, b).unwrap_or(0.0)
+    sqlsim::metrics::ast_ted::ast_ted(a, b).unwrap_or(0.0)
 })];
 
 struct Options {

@@ -4,6 +4,7 @@
 //! the SQL surface once and the adapters in `ext` register it with SQLite and DuckDB.
 
 pub mod cache;
+pub mod combined;
 pub mod error;
 pub mod exec;
 pub mod gmn;

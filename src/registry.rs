@@ -10,10 +10,10 @@ mod gmn;
 
 pub use gmn::call_batch;
 mod parseval;
-mod partial;
+mod node_match;
 mod plan;
+mod combined;
 mod signature;
-mod similarity;
 mod spider;
 
 pub use signature::{
@@ -66,7 +66,7 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
               undecided; the mean of the structural scores places the pair inside it. Options as \
               sql_equivalent; the verdict is shared with it (cache).",
         deterministic: true,
-        call: similarity::sql_similarity,
+        call: combined::sql_similarity,
     },
     ScalarFunction {
         name: "sql_similarity_components",
@@ -76,7 +76,7 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
               (ordinary, null-dependent, empty-input), reason, band, structural mean and each \
               component score.",
         deterministic: true,
-        call: similarity::sql_similarity_components,
+        call: combined::sql_similarity_components,
     },
     ScalarFunction {
         name: "ast_ted",
@@ -87,7 +87,7 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
               equal trees, 0.0 when either query does not parse, NULL for a pair beyond the work budget.",
         deterministic: true,
         call: |a| {
-            Ok(ast_ted::similarity(a.text(0)?, a.text(1)?).map_or(Output::Null, Output::Real))
+            Ok(ast_ted::ast_ted(a.text(0)?, a.text(1)?).map_or(Output::Null, Output::Real))
         },
     },
     ScalarFunction {
@@ -98,7 +98,7 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
               normalized ASTs; NULL when either query does not parse.",
         deterministic: true,
         call: |a| {
-            Ok(match ast_ted::distance(a.text(0)?, a.text(1)?) {
+            Ok(match ast_ted::ast_ted_distance(a.text(0)?, a.text(1)?) {
                 Some(d) => Output::Integer(i64::from(d)),
                 None => Output::Null,
             })
@@ -112,7 +112,7 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
               recall of the best-matching subtrees) over the normalized ASTs; 1.0 for equal trees, \
               0.0 when either query does not parse.",
         deterministic: true,
-        call: partial::astpm,
+        call: node_match::astpm,
     },
     ScalarFunction {
         name: "sql_ast",

@@ -34,11 +34,11 @@ fn both_parsed(
 /// when either does not parse, `None` when the pair exceeds [`MAX_DP_CELLS`].
 ///
 /// ```
-/// use sqlsim::metrics::ast_ted::similarity;
-/// assert_eq!(similarity("SELECT a FROM t", "select A from T"), Some(1.0));
-/// assert_eq!(similarity("SELECT a FROM t", "SELEC"), Some(0.0));
+/// use sqlsim::metrics::ast_ted::ast_ted;
+/// assert_eq!(ast_ted("SELECT a FROM t", "select A from T"), Some(1.0));
+/// assert_eq!(ast_ted("SELECT a FROM t", "SELEC"), Some(0.0));
 /// ```
-pub fn similarity(a: &str, b: &str) -> Option<f64> {
+pub fn ast_ted(a: &str, b: &str) -> Option<f64> {
     let Some((pa, pb)) = both_parsed(a, b) else {
         return Some(0.0);
     };
@@ -50,9 +50,9 @@ pub fn similarity(a: &str, b: &str) -> Option<f64> {
 /// exceeds [`MAX_DP_CELLS`].
 ///
 /// ```
-/// assert_eq!(sqlsim::metrics::ast_ted::distance("SELECT a FROM t", "SELECT a FROM t"), Some(0));
+/// assert_eq!(sqlsim::metrics::ast_ted::ast_ted_distance("SELECT a FROM t", "SELECT a FROM t"), Some(0));
 /// ```
-pub fn distance(a: &str, b: &str) -> Option<u32> {
+pub fn ast_ted_distance(a: &str, b: &str) -> Option<u32> {
     let (pa, pb) = both_parsed(a, b)?;
     tree_edit_distance_within(&pa.tree, &pb.tree, MAX_DP_CELLS)
 }

@@ -113,7 +113,7 @@ pub fn match_tree(tree: &LabelledTree) -> MatchTree {
 
 /// Precision, recall and F-β of `pred` against `gold`; `None` when either does not parse or the
 /// pair exceeds the work budget (`tree::node_match::MAX_NODE_PAIRS`).
-pub fn scores(gold: &str, pred: &str, alpha: f64, beta: f64) -> Option<MatchScores> {
+pub fn astpm_scores(gold: &str, pred: &str, alpha: f64, beta: f64) -> Option<MatchScores> {
     let (g, p) = (query_tree::cached(gold), query_tree::cached(pred));
     if !g.is_ok() || !p.is_ok() {
         return None;
@@ -126,13 +126,13 @@ pub fn scores(gold: &str, pred: &str, alpha: f64, beta: f64) -> Option<MatchScor
 /// [`DEFAULT_ALPHA`](super::DEFAULT_ALPHA), [`DEFAULT_BETA`](super::DEFAULT_BETA)).
 ///
 /// ```
-/// use sqlsim::metrics::astpm::similarity;
-/// assert_eq!(similarity("SELECT a FROM t", "select A from T", 0.5, 1.0), Some(1.0));
-/// assert_eq!(similarity("SELECT a FROM t", "SELEC", 0.5, 1.0), Some(0.0));
-/// let s = similarity("SELECT a FROM t", "SELECT b FROM t", 0.5, 1.0).unwrap();
+/// use sqlsim::metrics::astpm::astpm;
+/// assert_eq!(astpm("SELECT a FROM t", "select A from T", 0.5, 1.0), Some(1.0));
+/// assert_eq!(astpm("SELECT a FROM t", "SELEC", 0.5, 1.0), Some(0.0));
+/// let s = astpm("SELECT a FROM t", "SELECT b FROM t", 0.5, 1.0).unwrap();
 /// assert!(0.0 < s && s < 1.0);
 /// ```
-pub fn similarity(gold: &str, pred: &str, alpha: f64, beta: f64) -> Option<f64> {
+pub fn astpm(gold: &str, pred: &str, alpha: f64, beta: f64) -> Option<f64> {
     let (g, p) = (query_tree::cached(gold), query_tree::cached(pred));
     if !g.is_ok() || !p.is_ok() {
         return Some(0.0);
@@ -145,7 +145,7 @@ mod tests {
     use super::*;
 
     fn sim(a: &str, b: &str) -> f64 {
-        similarity(a, b, 0.5, 1.0).unwrap()
+        astpm(a, b, 0.5, 1.0).unwrap()
     }
 
     #[test]
@@ -195,12 +195,12 @@ mod tests {
     fn unparseable_scores_zero() {
         assert_eq!(sim("SELECT a FROM t", "SELECT FROM WHERE ("), 0.0);
         assert_eq!(sim("garbage (", "garbage ("), 0.0);
-        assert_eq!(scores("SELECT 1", "nope nope", 0.5, 1.0), None);
+        assert_eq!(astpm_scores("SELECT 1", "nope nope", 0.5, 1.0), None);
     }
 
     #[test]
     fn extra_condition_costs_precision_not_recall() {
-        let s = scores("SELECT a FROM t", "SELECT a FROM t WHERE b = 1", 0.5, 1.0).unwrap();
+        let s = astpm_scores("SELECT a FROM t", "SELECT a FROM t WHERE b = 1", 0.5, 1.0).unwrap();
         assert_eq!(s.recall, 1.0);
         assert!(s.precision < 1.0);
     }

@@ -3,7 +3,6 @@
 pub mod ast_ted;
 pub mod astpm;
 pub mod relpm;
-pub mod similarity;
 pub mod spider;
 
 /// Default α, the weight of a node's own match against its children's: the best mean ROC AUC of

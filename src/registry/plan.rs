@@ -1,6 +1,6 @@
 //! Glue between the registry and the plan module: `sql_plan`, `sql_plan_error` and `relpm`.
 
-use super::partial::{alpha, beta};
+use super::node_match::{alpha, beta};
 use super::{Args, Output};
 use crate::error::Result;
 use crate::metrics::relpm::relpm as relpm_scores;

@@ -2,12 +2,12 @@
 
 use super::{Args, Output};
 use crate::error::Result;
-use crate::metrics::similarity::{options, similarity, Similarity};
+use crate::combined::{self, options, Similarity};
 
 /// The similarity of (gold, pred [, schema [, options]]) for the function `name`.
 fn compute(args: &Args<'_>, name: &'static str) -> Result<Similarity> {
     let opts = options(name, args.opt_text(3)?)?;
-    similarity(args.text(0)?, args.text(1)?, args.opt_text(2)?, &opts)
+    combined::sql_similarity(args.text(0)?, args.text(1)?, args.opt_text(2)?, &opts)
         .map_err(|e| args.rename_error(2, e))
 }
 
