@@ -8,7 +8,6 @@ pub mod combined;
 pub mod error;
 pub mod exec;
 pub mod gmn;
-pub mod meta;
 pub mod metrics;
 pub mod normalize;
 pub mod parse;

@@ -7,12 +7,13 @@
 #[cfg(test)]
 mod fuzz_regressions;
 mod gmn;
+mod meta;
 
 pub use gmn::call_batch;
-mod parseval;
-mod node_match;
-mod plan;
 mod combined;
+mod node_match;
+mod parseval;
+mod plan;
 mod signature;
 mod spider;
 
@@ -22,7 +23,6 @@ pub use signature::{
 };
 
 use crate::error::Result;
-use crate::meta;
 use crate::metrics::ast_ted;
 use crate::query_tree;
 

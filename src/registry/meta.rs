@@ -1,6 +1,6 @@
-//! What sqlsim says about itself: version, build facts, the function list and tree dumps.
+//! What sqlsim says about itself (`sqlsim_version`, `sqlsim_debug`, `sqlsim_functions`, `sql_ast_nodes`): version, build facts, the function list and tree dumps.
 
-use crate::registry::{Host, Output, SCALAR_FUNCTIONS, TABLE_FUNCTIONS};
+use super::{Host, Output, SCALAR_FUNCTIONS, TABLE_FUNCTIONS};
 use crate::tree::{LabelledTree, Tree};
 use serde_json::{json, Value as Json};
 
