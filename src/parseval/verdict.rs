@@ -186,18 +186,12 @@ fn strongest(
     }
 }
 
-/// The schema of a call: parsed from the argument, or inferred from both queries.
+/// The schema of a call: parsed from the argument, or inferred from all its queries together
+/// (the inference policy of `schema::infer`).
 pub fn schema_for(schema: Option<&str>, queries: &[&str]) -> Result<Arc<Schema>> {
     match schema {
         Some(text) => Ok(crate::schema::schema_argument(text)?.schema.clone()),
-        None => {
-            let statements: Vec<_> = queries
-                .iter()
-                .filter_map(|q| crate::parse::parse_sql(q).ok())
-                .flatten()
-                .collect();
-            Ok(Arc::new(Schema::infer(&statements)))
-        }
+        None => Ok(Arc::new(Schema::infer_for_queries(queries))),
     }
 }
 

@@ -43,7 +43,8 @@ pub fn cached_plan(sql: &str, schema: Option<&ParsedSchema>) -> Arc<CachedPlan> 
     })
 }
 
-/// Plans `sql` against the tables and columns it references itself (parsing it once).
+/// Plans `sql` against the tables and columns it references itself (parsing it once): a plan is
+/// of one query, so its schema is inferred from that query alone (policy in `schema::infer`).
 pub fn plan_with_inferred_schema(sql: &str) -> std::result::Result<QueryPlan, String> {
     let statements = super::parse_query(sql)?;
     let schema = Schema::infer(&statements);

@@ -7,7 +7,8 @@
 //! - `[`: a JSON array of DDL strings, as BIRD's schema.json holds per database ([`bird`]);
 //! - anything else: DDL text, one or more `CREATE TABLE` statements separated by `;` ([`ddl`]).
 //!
-//! A NULL argument means schema-less: callers then use [`Schema::infer`] over the queries ([`infer`]).
+//! A NULL argument means schema-less: callers then infer one ([`infer`], whose documentation states
+//! the one policy: a plan from its own query, a generated database from all the queries run on it).
 //!
 //! Files: `model` (the types and lookups), [`affinity`] (SQLite's type affinity), one file per source,
 //! `argument` (a `schema` argument parsed once per distinct text: [`schema_argument`]).
