@@ -1,11 +1,11 @@
 //! A query's normalized AST as a labelled tree (text → parse → normalize → tree), once per distinct
 //! query text, through a bounded cache: what AST-TE, ASTPM, `sql_ast` and the hybrid GMN graph read.
 
-use crate::cache::TextCache;
+use crate::cache::NamedCache;
 use crate::normalize;
 use crate::parse::{self, MAX_SQL_BYTES};
 use crate::tree::LabelledTree;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 /// Largest tree AST-TE will compare; larger queries are treated as SQL that does not parse.
 pub const MAX_TREE_NODES: usize = 3_000;
@@ -62,20 +62,13 @@ impl QueryTree {
     }
 }
 
-fn cache() -> &'static TextCache<QueryTree> {
-    static CACHE: OnceLock<TextCache<QueryTree>> = OnceLock::new();
-    CACHE.get_or_init(|| TextCache::new(CACHE_CAPACITY))
-}
+static CACHE: NamedCache<QueryTree> = NamedCache::new("query_trees", CACHE_CAPACITY);
 
 /// The tree of `sql`, from the cache when it was seen before.
 pub fn cached(sql: &str) -> Arc<QueryTree> {
-    cache().get_or_insert_with(sql, || QueryTree::build(sql))
+    CACHE.get().get_or_insert_with(sql, || QueryTree::build(sql))
 }
 
-/// Number of queries currently cached (reported by `sqlsim_debug()`).
-pub fn cached_count() -> usize {
-    cache().len()
-}
 
 #[cfg(test)]
 mod tests {

@@ -1,7 +1,7 @@
 //! Equivalence verdicts: generate databases for both queries, run both on each, and return "equivalent", a re-checked counterexample, or why no verdict.
 
 use std::borrow::Cow;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::evidence::{without_nulls, Evidence};
@@ -11,7 +11,7 @@ use super::speculation::query_texts;
 use super::ties::{cutoff, order_determined, orders_by_hidden_keys, Cutoff};
 use super::variants::{foreign_keys_hold, variants};
 use super::work::Work;
-use crate::cache::TextCache;
+use crate::cache::NamedCache;
 use crate::error::Result;
 use crate::exec::instance::{compare_on, open_database, Database, Outcome, RowOrder};
 use crate::plan::{Expr, Plan, QueryPlan};
@@ -195,10 +195,7 @@ pub fn schema_for(schema: Option<&str>, queries: &[&str]) -> Result<Arc<Schema>>
     }
 }
 
-fn decision_cache() -> &'static TextCache<Decision> {
-    static CACHE: OnceLock<TextCache<Decision>> = OnceLock::new();
-    CACHE.get_or_init(|| TextCache::new(1_024))
-}
+static DECISIONS: NamedCache<Decision> = NamedCache::new("parseval_decisions", 1_024);
 
 /// [`decide`], cached per (gold, pred, schema, options): `sql_equivalent`,
 /// `sql_equivalent_reason` and `sql_counterexample` on one pair compute it once.
@@ -218,7 +215,7 @@ pub fn decide_cached(
         schema.unwrap_or("\u{2}"),
         opts
     );
-    Ok(decision_cache().get_or_insert_if(&key, || decide(gold, pred, s, opts), |d| !d.capped))
+    Ok(DECISIONS.get().get_or_insert_if(&key, || decide(gold, pred, s, opts), |d| !d.capped))
 }
 
 /// Decides whether `gold` and `pred` are equivalent on databases generated for both plans.

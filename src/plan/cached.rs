@@ -1,10 +1,10 @@
 //! Plans cached per (schema, query text), with the RelPM match tree built once beside each plan.
 
 use super::QueryPlan;
-use crate::cache::TextCache;
+use crate::cache::NamedCache;
 use crate::schema::{ParsedSchema, Schema};
 use crate::tree::node_match::MatchTree;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 /// Number of plans kept in memory.
 const PLAN_CACHE_CAPACITY: usize = 8_192;
@@ -17,10 +17,7 @@ pub struct CachedPlan {
     pub tree: MatchTree,
 }
 
-fn plan_cache() -> &'static TextCache<CachedPlan> {
-    static CACHE: OnceLock<TextCache<CachedPlan>> = OnceLock::new();
-    CACHE.get_or_init(|| TextCache::new(PLAN_CACHE_CAPACITY))
-}
+static CACHE: NamedCache<CachedPlan> = NamedCache::new("plans", PLAN_CACHE_CAPACITY);
 
 /// The plan of `sql` against a parsed schema argument, or against the schema inferred from the
 /// query itself when `schema` is `None`; a query that cannot be planned gives a `CachedPlan`
@@ -30,7 +27,7 @@ pub fn cached_plan(sql: &str, schema: Option<&ParsedSchema>) -> Arc<CachedPlan> 
         Some(s) => format!("{:016x}\u{1}{sql}", s.fingerprint()),
         None => format!("-\u{1}{sql}"),
     };
-    plan_cache().get_or_insert_with(&key, || {
+    CACHE.get().get_or_insert_with(&key, || {
         let plan = match schema {
             Some(s) => super::plan_sql(sql, &s.schema),
             None => plan_with_inferred_schema(sql),
@@ -49,9 +46,4 @@ pub fn plan_with_inferred_schema(sql: &str) -> std::result::Result<QueryPlan, St
     let statements = super::parse_query(sql)?;
     let schema = Schema::infer(&statements);
     super::plan_parsed(&statements, &schema)
-}
-
-/// Number of plans currently cached (reported by `sqlsim_debug()`).
-pub fn cached_plans() -> usize {
-    plan_cache().len()
 }

@@ -36,9 +36,22 @@ pub fn debug_json(host: Host) -> Json {
             "parseval_steps_per_query": crate::exec::instance::MAX_STEPS_PER_QUERY,
             "z3_memory_max_mb": crate::parseval::solver::MAX_MEMORY_MB,
         },
-        "cache_entries": crate::query_tree::cached_count(),
-        "plan_cache_entries": crate::plan::cached::cached_plans(),
+        "cache_entries": crate::cache::entries("query_trees"),
+        "plan_cache_entries": crate::cache::entries("plans"),
+        "caches": caches_json(),
     })
+}
+
+/// Every cache used so far: `{name: {capacity, entries}}` ([`crate::cache::report`]).
+fn caches_json() -> Json {
+    let caches: serde_json::Map<String, Json> = crate::cache::report()
+        .into_iter()
+        .map(|c| {
+            let info = json!({"capacity": c.capacity, "entries": c.entries});
+            (c.name.to_string(), info)
+        })
+        .collect();
+    Json::Object(caches)
 }
 
 /// Rows of `sqlsim_functions()`.

@@ -1,10 +1,10 @@
 //! Schema arguments of the SQL functions, parsed once per distinct text (bounded cache) and fingerprinted.
 
 use super::Schema;
-use crate::cache::TextCache;
+use crate::cache::NamedCache;
 use crate::error::Result;
 use std::hash::{Hash, Hasher};
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 /// Number of parsed schema arguments kept in memory.
 const SCHEMA_CACHE_CAPACITY: usize = 256;
@@ -23,14 +23,12 @@ impl ParsedSchema {
     }
 }
 
-fn schema_cache() -> &'static TextCache<Result<Arc<ParsedSchema>>> {
-    static CACHE: OnceLock<TextCache<Result<Arc<ParsedSchema>>>> = OnceLock::new();
-    CACHE.get_or_init(|| TextCache::new(SCHEMA_CACHE_CAPACITY))
-}
+static CACHE: NamedCache<Result<Arc<ParsedSchema>>> =
+    NamedCache::new("schema_arguments", SCHEMA_CACHE_CAPACITY);
 
 /// The parsed schema argument `text` (cached), or its argument error ([`Schema::from_argument`]).
 pub fn schema_argument(text: &str) -> Result<Arc<ParsedSchema>> {
-    let parsed = schema_cache().get_or_insert_with(text, || {
+    let parsed = CACHE.get().get_or_insert_with(text, || {
         Schema::from_argument(text).map(|schema| {
             let mut h = std::collections::hash_map::DefaultHasher::new();
             text.hash(&mut h);

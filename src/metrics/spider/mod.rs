@@ -31,7 +31,7 @@ use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 
-use crate::cache::TextCache;
+use crate::cache::NamedCache;
 use crate::error::{Error, Result};
 use crate::schema::Schema;
 
@@ -159,7 +159,7 @@ thread_local! {
 
 /// The prepared context for a `schema` argument text (NULL → schema-less), cached by text.
 pub fn context_for(schema_text: Option<&str>) -> Result<Arc<SpiderContext>> {
-    static CACHE: OnceLock<TextCache<Result<Arc<SpiderContext>>>> = OnceLock::new();
+    static CACHE: NamedCache<Result<Arc<SpiderContext>>> = NamedCache::new("spider_contexts", 512);
     static OPEN: OnceLock<Arc<SpiderContext>> = OnceLock::new();
     let Some(text) = schema_text else {
         return Ok(OPEN
@@ -175,7 +175,7 @@ pub fn context_for(schema_text: Option<&str>) -> Result<Arc<SpiderContext>> {
     if let Some(ctx) = recent {
         return Ok(ctx);
     }
-    let cache = CACHE.get_or_init(|| TextCache::new(512));
+    let cache = CACHE.get();
     let entry = cache.get_or_insert_with(text, || {
         Schema::from_argument(text).map(|s| Arc::new(SpiderContext::new(Some(&s))))
     });
