@@ -21,6 +21,9 @@ pub mod tree;
 
 mod ext;
 
+#[cfg(test)]
+mod architecture_test;
+
 pub use error::{Error, Result};
 pub use metrics::ast_ted;
 
