@@ -13,8 +13,13 @@ type Map = BTreeMap<String, BTreeSet<String>>;
 
 /// The map in ARCHITECTURE.md: the `module -> a, b` lines of the code block after the marker.
 fn allowed_map(doc: &str) -> Map {
-    let after = &doc[doc.find(MARKER).expect("ARCHITECTURE.md has no dependency-map marker")..];
-    let block = after.split("```").nth(1).expect("no code block after the marker");
+    let after = &doc[doc
+        .find(MARKER)
+        .expect("ARCHITECTURE.md has no dependency-map marker")..];
+    let block = after
+        .split("```")
+        .nth(1)
+        .expect("no code block after the marker");
     let mut map = Map::new();
     for line in block.lines().skip(1).filter(|l| !l.trim().is_empty()) {
         let (module, deps) = line
@@ -240,7 +245,9 @@ fn root_reexports(lib: &str) -> BTreeMap<String, String> {
         };
         let module = ident_at(rest).to_string();
         let items = rest[module.len()..].trim_start_matches("::");
-        let items = items.trim_end_matches(';').trim_matches(|c| c == '{' || c == '}');
+        let items = items
+            .trim_end_matches(';')
+            .trim_matches(|c| c == '{' || c == '}');
         for item in items.split(',') {
             let name = item.rsplit("::").next().unwrap_or("").trim();
             let name = name.rsplit(" as ").next().unwrap_or(name).trim();
@@ -288,7 +295,12 @@ fn top_level_modules(src: &Path) -> BTreeSet<String> {
     std::fs::read_dir(src)
         .expect("src/")
         .flatten()
-        .map(|e| e.file_name().to_string_lossy().trim_end_matches(".rs").to_string())
+        .map(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .trim_end_matches(".rs")
+                .to_string()
+        })
         .filter(|n| n != "lib" && n != SELF_FILE.trim_end_matches(".rs"))
         .collect()
 }

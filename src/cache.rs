@@ -86,11 +86,6 @@ impl<V> TextCache<V> {
     pub fn len(&self) -> usize {
         self.shards.iter().map(|s| lock(s).map.len()).sum()
     }
-
-    /// True when nothing is cached.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
 }
 
 /// A process-wide [`TextCache`] with a name and a capacity, created on first use and then listed

@@ -11,9 +11,9 @@
 
 use serde_json::{json, Value as Json};
 
-use crate::metrics::{ast_ted, relpm, DEFAULT_ALPHA, DEFAULT_BETA};
 use crate::error::Result;
 use crate::gmn::{pair_graph, runtime, Model};
+use crate::metrics::{ast_ted, relpm, DEFAULT_ALPHA, DEFAULT_BETA};
 use crate::parseval::{decide_cached, Evidence, Options, Verdict};
 use crate::schema::{schema_argument, ParsedSchema};
 
@@ -127,14 +127,8 @@ pub fn structural_components(
 ) -> Result<Vec<Component>> {
     let parsed = schema.map(schema_argument).transpose()?;
     let ted = ast_ted::ast_ted(gold, pred).unwrap_or(0.0);
-    let rel = relpm::relpm(
-        gold,
-        pred,
-        parsed.as_deref(),
-        DEFAULT_ALPHA,
-        DEFAULT_BETA,
-    )
-    .map_or(0.0, |s| s.f_beta);
+    let rel = relpm::relpm(gold, pred, parsed.as_deref(), DEFAULT_ALPHA, DEFAULT_BETA)
+        .map_or(0.0, |s| s.f_beta);
     let mut components = vec![
         Component {
             name: "ast_ted",
@@ -160,10 +154,9 @@ pub fn structural_components(
 /// `options` are ParSEval's.
 ///
 /// ```
-/// use sqlsim::combined::sql_similarity;
-/// use sqlsim::parseval::Options;
+/// use sqlsim::combined::{options, sql_similarity};
 /// let ddl = "CREATE TABLE t (a INTEGER NOT NULL, b TEXT)";
-/// let o = Options::default();
+/// let o = options("sql_similarity", None).unwrap();
 /// let same = sql_similarity("SELECT a FROM t WHERE a > 1", "SELECT a FROM t WHERE 1 < a", Some(ddl), &o).unwrap();
 /// let wrong = sql_similarity("SELECT a FROM t WHERE a > 1", "SELECT a FROM t WHERE a < 1", Some(ddl), &o).unwrap();
 /// assert!(same.score >= 0.5 && wrong.score < 0.25);

@@ -66,9 +66,10 @@ static CACHE: NamedCache<QueryTree> = NamedCache::new("query_trees", CACHE_CAPAC
 
 /// The tree of `sql`, from the cache when it was seen before.
 pub fn cached(sql: &str) -> Arc<QueryTree> {
-    CACHE.get().get_or_insert_with(sql, || QueryTree::build(sql))
+    CACHE
+        .get()
+        .get_or_insert_with(sql, || QueryTree::build(sql))
 }
-
 
 #[cfg(test)]
 mod tests {

@@ -6,13 +6,13 @@
 //! ways: same labels and kinds throughout, operands compared as multisets unless their order
 //! matters) is joined too, so nodes of matching parts get matching encodings.
 
-pub mod graph;
-pub mod hybrid;
-pub mod pe;
-pub mod plan_graph;
+pub(crate) mod graph;
+pub(crate) mod hybrid;
+pub(crate) mod pe;
+pub(crate) mod plan_graph;
 pub mod runtime;
-pub mod tensors;
-pub mod vocab;
+pub(crate) mod tensors;
+pub(crate) mod vocab;
 
 use crate::plan::cached::cached_plan;
 use crate::schema::ParsedSchema;

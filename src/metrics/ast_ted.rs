@@ -22,10 +22,7 @@ fn similarity_from_distance(a: &LabelledTree, b: &LabelledTree, ted: u32) -> f64
 }
 
 /// Both query trees when both parsed.
-fn both_parsed(
-    a: &str,
-    b: &str,
-) -> Option<(std::sync::Arc<QueryTree>, std::sync::Arc<QueryTree>)> {
+fn both_parsed(a: &str, b: &str) -> Option<(std::sync::Arc<QueryTree>, std::sync::Arc<QueryTree>)> {
     let (pa, pb) = (query_tree::cached(a), query_tree::cached(b));
     (pa.is_ok() && pb.is_ok()).then_some((pa, pb))
 }

@@ -26,8 +26,8 @@
 //! Everything else matches children as a set, as in the paper: AND/OR terms, `=` sides, select
 //! lists, FROM items, GROUP BY keys and function arguments.
 
-use crate::tree::node_match::{match_scores, MatchScores, MatchTree, NodeKind};
 use crate::query_tree;
+use crate::tree::node_match::{match_scores, MatchScores, MatchTree, NodeKind};
 use crate::tree::{LabelledTree, Tree};
 
 /// Label families of content nodes (names and values); see the module documentation.

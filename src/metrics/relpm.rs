@@ -1,8 +1,8 @@
 //! RelPM: FuncEvalGMN's partial matching over the optimized logical plans of the two queries.
 
-use crate::tree::node_match::{match_scores, MatchScores};
 use crate::plan::cached::cached_plan;
 use crate::schema::ParsedSchema;
+use crate::tree::node_match::{match_scores, MatchScores};
 
 /// RelPM scores of a pair: precision, recall and F-β over the plans' match trees (built once per
 /// cached plan); all 0.0 when either query cannot be planned (as AST-TE scores SQL that does not

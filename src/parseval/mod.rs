@@ -41,9 +41,9 @@ pub mod verdict;
 pub mod work;
 
 pub use evidence::Evidence;
-pub use options::{Mode, Options};
-pub use search::{generate, Generated, Instance};
-pub use verdict::{decide, decide_cached, Decision, Verdict};
+pub use options::Options;
+pub use search::{generate, Generated};
+pub use verdict::{decide_cached, Decision, Verdict};
 
 use crate::error::Result;
 

@@ -215,7 +215,9 @@ pub fn decide_cached(
         schema.unwrap_or("\u{2}"),
         opts
     );
-    Ok(DECISIONS.get().get_or_insert_if(&key, || decide(gold, pred, s, opts), |d| !d.capped))
+    Ok(DECISIONS
+        .get()
+        .get_or_insert_if(&key, || decide(gold, pred, s, opts), |d| !d.capped))
 }
 
 /// Decides whether `gold` and `pred` are equivalent on databases generated for both plans.

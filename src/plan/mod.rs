@@ -2,13 +2,13 @@
 //! the parsed query with name resolution, then rewritten by equivalence-preserving rules to a
 //! canonical, optimized form (`sql_plan` shows it; RelPM, the GMN graphs and ParSEval read it).
 
-pub mod build;
+pub(crate) mod build;
 pub mod cached;
-pub mod columns;
-pub mod display;
-pub mod expr;
-pub mod match_tree;
-pub mod node;
+pub(crate) mod columns;
+pub(crate) mod display;
+pub(crate) mod expr;
+pub(crate) mod match_tree;
+pub(crate) mod node;
 pub mod rules;
 pub mod to_sql;
 
@@ -32,15 +32,6 @@ impl QueryPlan {
     /// The Calcite-style EXPLAIN text.
     pub fn explain(&self) -> String {
         display::explain(&self.root, &self.columns)
-    }
-
-    /// The names of the output columns, in order.
-    pub fn output_names(&self) -> Vec<String> {
-        self.root
-            .output()
-            .iter()
-            .map(|c| self.columns.name(*c).to_string())
-            .collect()
     }
 }
 

@@ -1,8 +1,8 @@
 //! Glue between the registry and the recommended score: `sql_similarity` and `sql_similarity_components`.
 
 use super::{Args, Output};
-use crate::error::Result;
 use crate::combined::{self, options, Similarity};
+use crate::error::Result;
 
 /// The similarity of (gold, pred [, schema [, options]]) for the function `name`.
 fn compute(args: &Args<'_>, name: &'static str) -> Result<Similarity> {

@@ -63,7 +63,9 @@ fn evaluate(args: &Args<'_>) -> Result<Arc<Evaluated>> {
         // need not parse it again.
         if let Ok(e) = &result {
             let hardness = e.as_ref().map(|e| e.hardness);
-            HARDNESS.get().get_or_insert_with(&hardness_key(&ctx, &opts, gold), || Ok(hardness));
+            HARDNESS
+                .get()
+                .get_or_insert_with(&hardness_key(&ctx, &opts, gold), || Ok(hardness));
         }
         result
     }))
@@ -88,13 +90,15 @@ fn example(e: &Evaluated) -> Option<&ExampleEval> {
 pub fn hardness(args: &Args<'_>) -> Result<Output> {
     let (ctx, opts) = (context(args, 1)?, options(args, 2)?);
     let sql = args.text(0)?;
-    let entry = HARDNESS.get().get_or_insert_with(&hardness_key(&ctx, &opts, sql), || {
-        match sp::hardness_with(&ctx, sql, &opts) {
+    let entry = HARDNESS
+        .get()
+        .get_or_insert_with(&hardness_key(&ctx, &opts, sql), || match sp::hardness_with(
+            &ctx, sql, &opts,
+        ) {
             Ok(h) => Ok(Some(h)),
             Err(Error::Parse(_)) => Ok(None),
             Err(e) => Err(e),
-        }
-    });
+        });
     Ok(match entry.as_ref().clone()? {
         Some(h) => Output::Text(h.as_str().into()),
         None => Output::Null,
