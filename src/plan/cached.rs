@@ -12,7 +12,7 @@ const PLAN_CACHE_CAPACITY: usize = 8_192;
 /// The optimized plan of a query, or why it could not be planned.
 #[derive(Debug)]
 pub struct CachedPlan {
-    pub plan: std::result::Result<QueryPlan, String>,
+    pub plan: std::result::Result<QueryPlan, super::PlanError>,
     /// The plan's RelPM tree (empty when the query could not be planned).
     pub tree: MatchTree,
 }
@@ -42,7 +42,7 @@ pub fn cached_plan(sql: &str, schema: Option<&ParsedSchema>) -> Arc<CachedPlan> 
 
 /// Plans `sql` against the tables and columns it references itself (parsing it once): a plan is
 /// of one query, so its schema is inferred from that query alone (policy in `schema::infer`).
-pub fn plan_with_inferred_schema(sql: &str) -> std::result::Result<QueryPlan, String> {
+pub fn plan_with_inferred_schema(sql: &str) -> std::result::Result<QueryPlan, super::PlanError> {
     let statements = super::parse_query(sql)?;
     let schema = Schema::infer(&statements);
     super::plan_parsed(&statements, &schema)

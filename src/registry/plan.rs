@@ -33,7 +33,7 @@ pub fn sql_plan(args: &Args<'_>) -> Result<Output> {
 pub fn sql_plan_error(args: &Args<'_>) -> Result<Output> {
     Ok(match &plan_of(args)?.plan {
         Ok(_) => Output::Null,
-        Err(e) => Output::Text(e.clone()),
+        Err(e) => Output::Text(e.to_string()),
     })
 }
 
