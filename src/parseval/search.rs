@@ -12,6 +12,7 @@ use super::solver::{bounded_solver, with_bounded_z3};
 use super::speculation::{query_texts, text_domain};
 use super::symbolic::Sort;
 use super::work::Budget;
+use super::SearchError;
 use crate::exec::instance::Database;
 use crate::plan::{Expr, Literal, Op, Plan, QueryPlan};
 use crate::schema::Schema;
@@ -360,7 +361,7 @@ pub fn generate(
                     }
                 }
                 Err(reason) => {
-                    out.stopped = Some(reason);
+                    out.stopped = Some(reason.to_string());
                     return out;
                 }
             }
@@ -380,7 +381,7 @@ fn search_size(
     speculative: bool,
     done: &HashSet<String>,
     budget: Budget<'_>,
-) -> Result<AtSize, String> {
+) -> Result<AtSize, SearchError> {
     let Setting {
         q,
         schema,
