@@ -18,6 +18,7 @@
 
 pub mod ast;
 pub mod catalog;
+mod error;
 pub mod hardness;
 mod keywords;
 pub mod lenient;
@@ -35,6 +36,7 @@ use crate::cache::NamedCache;
 use crate::error::{Error, Result};
 use crate::schema::Schema;
 
+pub use error::SpiderError;
 pub use hardness::Hardness;
 pub use partial::{partial_json, Component, ComponentScore};
 
@@ -200,7 +202,7 @@ pub struct ExampleEval {
     /// The ten partial-match components, in [`Component::ALL`] order.
     pub partial: [ComponentScore; 10],
     /// The official parser's rejection of the prediction (then scored as the empty SQL).
-    pub pred_parse_error: Option<String>,
+    pub pred_parse_error: Option<SpiderError>,
 }
 
 impl ExampleEval {
@@ -214,7 +216,7 @@ fn parse_with<R: Resolver>(
     res: &mut R,
     sql: &str,
     opts: &Options,
-) -> std::result::Result<Sql, String> {
+) -> std::result::Result<Sql, SpiderError> {
     let toks = tokenize::tokenize(sql)?;
     parser::get_sql(res, &toks, opts.limit_rule())
 }
@@ -224,7 +226,7 @@ fn parse_pred<R: Resolver>(
     res: &mut R,
     sql: &str,
     opts: &Options,
-) -> std::result::Result<Sql, String> {
+) -> std::result::Result<Sql, SpiderError> {
     let first = parse_with(res, sql, opts);
     match first {
         Ok(s) => Ok(s),
@@ -237,7 +239,7 @@ fn parse_pred<R: Resolver>(
     }
 }
 
-fn gold_error(e: String) -> Error {
+fn gold_error(e: SpiderError) -> Error {
     Error::Parse(format!("gold query rejected by the Spider parser: {e}"))
 }
 
@@ -304,7 +306,7 @@ impl Resolver for FixedRef<'_> {
     }
 }
 
-type Parsed = (Sql, std::result::Result<Sql, String>);
+type Parsed = (Sql, std::result::Result<Sql, SpiderError>);
 
 fn parse_pair<R: Resolver>(res: &mut R, gold: &str, pred: &str, opts: &Options) -> Result<Parsed> {
     let g = parse_with(res, gold, opts).map_err(gold_error)?;
@@ -330,7 +332,7 @@ fn run<R: Resolver>(
 fn finish(
     cat: &Catalog,
     mut g: Sql,
-    p: std::result::Result<Sql, String>,
+    p: std::result::Result<Sql, SpiderError>,
     opts: &Options,
 ) -> Result<ExampleEval> {
     let hardness = hardness::of_sql(&g);
