@@ -62,7 +62,7 @@ struct Chains {
 /// Checks `sql` against [`MAX_OPERATOR_CHAIN`] with one pass over the bytes (string literals,
 /// quoted identifiers and comments skipped, one counter per parenthesis level); the message says
 /// what was exceeded.
-pub fn check_operator_chains(sql: &str) -> std::result::Result<(), String> {
+pub fn check_operator_chains(sql: &str) -> Result<()> {
     let bytes = sql.as_bytes();
     let mut levels = vec![Chains::default()];
     let mut i = 0;
@@ -130,9 +130,9 @@ pub fn check_operator_chains(sql: &str) -> std::result::Result<(), String> {
         }
         if let Some(level) = levels.last() {
             if level.operators > MAX_OPERATOR_CHAIN || level.set_operations > MAX_OPERATOR_CHAIN {
-                return Err(format!(
+                return Err(Error::Parse(format!(
                     "query chains over {MAX_OPERATOR_CHAIN} operators in one expression, sqlsim's limit"
-                ));
+                )));
             }
         }
     }
@@ -157,7 +157,7 @@ fn parse_with(dialect: &dyn Dialect, sql: &str) -> Result<Vec<Statement>> {
 /// assert!(sqlsim::parse::parse_sql("SELEC x").is_err());
 /// ```
 pub fn parse_sql(sql: &str) -> Result<Vec<Statement>> {
-    check_operator_chains(sql).map_err(Error::Parse)?;
+    check_operator_chains(sql)?;
     let text = preprocess::preprocess(sql);
     let statements = match parse_with(&SQLiteDialect {}, &text) {
         Ok(s) => s,
