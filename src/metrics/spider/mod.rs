@@ -24,6 +24,7 @@ mod keywords;
 pub mod lenient;
 pub mod parser;
 pub mod partial;
+mod python;
 pub mod rebuild;
 pub mod tokenize;
 

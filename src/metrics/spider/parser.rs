@@ -12,6 +12,7 @@ use std::collections::HashMap;
 
 use super::ast::*;
 use super::catalog::Resolver;
+use super::python::{py_float, py_int};
 use super::SpiderError::{self, Assertion};
 
 /// Deepest query nesting accepted (the original is bounded only by Python's recursion limit).
@@ -36,36 +37,6 @@ fn at(toks: &[String], i: usize) -> PResult<&str> {
 
 fn is_join_kw(t: &str) -> bool {
     matches!(t, "join" | "on" | "as")
-}
-
-/// Python `float(text)` for the token shapes that matter.
-pub fn py_float(t: &str) -> Option<f64> {
-    if t.contains('_') {
-        let b: Vec<char> = t.chars().collect();
-        for (i, &c) in b.iter().enumerate() {
-            if c == '_' {
-                let ok = i > 0
-                    && i + 1 < b.len()
-                    && b[i - 1].is_ascii_digit()
-                    && b[i + 1].is_ascii_digit();
-                if !ok {
-                    return None;
-                }
-            }
-        }
-        return t.replace('_', "").parse().ok();
-    }
-    t.parse().ok()
-}
-
-fn py_int(t: &str) -> Option<i64> {
-    let s = if t.contains('_') {
-        py_float(t)?;
-        t.replace('_', "")
-    } else {
-        t.to_string()
-    };
-    s.parse().ok()
 }
 
 /// The parser state for one query text.
