@@ -35,7 +35,7 @@ type Metric = fn(&str, &str) -> f64;
 
 /// The metrics this example can score with, by name.
 const METRICS: &[(&str, Metric)] = &[("ast_ted", |a, b| {
-    sqlsim::metrics::ast_ted::similarity(a, b).unwrap_or(0.0)
+    sqlsim::metrics::ast_ted::ast_ted(a, b).unwrap_or(0.0)
 })];
 
 struct Options {
@@ -107,12 +107,12 @@ fn score_set(path: &Path, metric: Metric) -> Result<Scored, String> {
             }
         };
         let gold = row.get("gold").and_then(Value::as_str).unwrap_or("");
-        if !sqlsim::prepare::prepare(gold).is_ok() {
+        if !sqlsim::query_tree::cached(gold).is_ok() {
             out.gold_fail += 1;
         }
         let score = match row.get("pred").and_then(Value::as_str) {
             Some(pred) => {
-                if !sqlsim::prepare::prepare(pred).is_ok() {
+                if !sqlsim::query_tree::cached(pred).is_ok() {
                     out.pred_fail += 1;
                 }
                 metric(gold, pred)

@@ -1,9 +1,13 @@
-//! A bounded, sharded, thread-safe cache keyed by text, so a query repeated across rows is prepared once.
+//! Bounded, sharded, thread-safe caches keyed by text, so a query repeated across rows is computed
+//! once; and the one list of the process's caches (name, capacity, entries) that `sqlsim_debug` reports.
+//!
+//! Every process-wide cache is a `static` [`NamedCache`] next to the code that fills it; it joins the
+//! list ([`report`]) when first used.
 
 use std::collections::hash_map::DefaultHasher;
 use std::collections::{HashMap, VecDeque};
 use std::hash::{Hash, Hasher};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 const SHARDS: usize = 16;
 
@@ -82,11 +86,79 @@ impl<V> TextCache<V> {
     pub fn len(&self) -> usize {
         self.shards.iter().map(|s| lock(s).map.len()).sum()
     }
+}
 
-    /// True when nothing is cached.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
+/// A process-wide [`TextCache`] with a name and a capacity, created on first use and then listed
+/// by [`report`]. Declare it as a `static` beside the code that fills it.
+pub struct NamedCache<V: 'static> {
+    name: &'static str,
+    capacity: usize,
+    cell: OnceLock<TextCache<V>>,
+}
+
+impl<V: Send + Sync + 'static> NamedCache<V> {
+    /// A cache called `name` holding about `capacity` entries.
+    pub const fn new(name: &'static str, capacity: usize) -> Self {
+        Self {
+            name,
+            capacity,
+            cell: OnceLock::new(),
+        }
     }
+
+    /// The cache, created (and added to the list) on first use.
+    pub fn get(&'static self) -> &'static TextCache<V> {
+        self.cell.get_or_init(|| {
+            lock_list().push(self);
+            TextCache::new(self.capacity)
+        })
+    }
+}
+
+/// What the list needs of a named cache, whatever its value type.
+trait Listed: Sync {
+    fn info(&self) -> CacheInfo;
+}
+
+impl<V: Send + Sync + 'static> Listed for NamedCache<V> {
+    fn info(&self) -> CacheInfo {
+        CacheInfo {
+            name: self.name,
+            capacity: self.capacity,
+            entries: self.cell.get().map_or(0, TextCache::len),
+        }
+    }
+}
+
+/// One cache of [`report`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CacheInfo {
+    pub name: &'static str,
+    /// The configured number of entries (eviction is first-in first-out beyond it).
+    pub capacity: usize,
+    /// Entries held now.
+    pub entries: usize,
+}
+
+static LIST: Mutex<Vec<&'static dyn Listed>> = Mutex::new(Vec::new());
+
+fn lock_list() -> std::sync::MutexGuard<'static, Vec<&'static dyn Listed>> {
+    LIST.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// Every named cache used so far in this process, by name.
+pub fn report() -> Vec<CacheInfo> {
+    let mut infos: Vec<CacheInfo> = lock_list().iter().map(|c| c.info()).collect();
+    infos.sort_by_key(|i| i.name);
+    infos
+}
+
+/// The number of entries of the cache called `name` (0 when it was not used yet).
+pub fn entries(name: &str) -> usize {
+    report()
+        .iter()
+        .find(|i| i.name == name)
+        .map_or(0, |i| i.entries)
 }
 
 /// Locks a shard, recovering from a poisoned lock (a panic elsewhere must not disable the cache).
@@ -115,5 +187,21 @@ mod tests {
             cache.get_or_insert_with(&i.to_string(), || i);
         }
         assert!(cache.len() <= 32 + SHARDS);
+    }
+
+    #[test]
+    fn named_caches_join_the_list_on_first_use() {
+        static NAMED: NamedCache<u32> = NamedCache::new("cache_test", 8);
+        NAMED.get().get_or_insert_with("a", || 1);
+        let info = report().into_iter().find(|i| i.name == "cache_test");
+        assert_eq!(
+            info,
+            Some(CacheInfo {
+                name: "cache_test",
+                capacity: 8,
+                entries: 1
+            })
+        );
+        assert_eq!(entries("cache_test"), 1);
     }
 }

@@ -1,4 +1,7 @@
 //! The crate's one error type: every failure is a value that names what went wrong and where.
+//! Modules that tell their failures apart by kind have their own enum beside the code that raises
+//! it (`plan::PlanError`, `parseval::Unsupported`, `metrics::spider::SpiderError`, ...), whose
+//! `Display` is the message users see and which converts into [`Error`] with `From`.
 
 use std::fmt;
 
@@ -19,6 +22,8 @@ pub enum Error {
         signature: String,
         got: usize,
     },
+    /// Valid input that sqlsim does not handle, or a query it cannot plan (the message says which).
+    Unsupported(String),
     /// A resource bound (size, depth, time) was reached.
     Limit(String),
     /// Something a function needs at run time is missing (ONNX Runtime, a model file); the message
@@ -48,6 +53,7 @@ impl fmt::Display for Error {
                 f,
                 "{function}(): wrong number of arguments: got {got}, expected {signature}"
             ),
+            Error::Unsupported(m) => write!(f, "{m}"),
             Error::Limit(m) => write!(f, "limit reached: {m}"),
             Error::Unavailable(m) => write!(f, "{m}"),
             Error::Internal(m) => write!(f, "internal error: {m}"),

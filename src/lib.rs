@@ -3,23 +3,26 @@
 //! The core (parse, normalize, tree, metrics) knows nothing about either host; `registry` declares
 //! the SQL surface once and the adapters in `ext` register it with SQLite and DuckDB.
 
-pub mod cache;
+pub(crate) mod cache;
+pub mod combined;
 pub mod error;
-pub mod exec;
+pub(crate) mod exec;
 pub mod gmn;
-pub mod meta;
 pub mod metrics;
 pub mod normalize;
 pub mod parse;
-pub mod parseval;
+pub(crate) mod parseval;
 pub mod plan;
-pub mod prepare;
+pub mod query_tree;
 pub mod registry;
 pub mod schema;
 pub mod stats;
 pub mod tree;
 
 mod ext;
+
+#[cfg(test)]
+mod architecture_test;
 
 pub use error::{Error, Result};
 pub use metrics::ast_ted;

@@ -7,13 +7,14 @@
 #[cfg(test)]
 mod fuzz_regressions;
 mod gmn;
+mod meta;
 
 pub use gmn::call_batch;
+mod combined;
+mod node_match;
 mod parseval;
-mod partial;
 mod plan;
 mod signature;
-mod similarity;
 mod spider;
 
 pub use signature::{
@@ -22,9 +23,8 @@ pub use signature::{
 };
 
 use crate::error::Result;
-use crate::meta;
 use crate::metrics::ast_ted;
-use crate::prepare::prepare;
+use crate::query_tree;
 
 const fn required(name: &'static str, ty: SqlType) -> Param {
     Param {
@@ -66,7 +66,7 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
               undecided; the mean of the structural scores places the pair inside it. Options as \
               sql_equivalent; the verdict is shared with it (cache).",
         deterministic: true,
-        call: similarity::sql_similarity,
+        call: combined::sql_similarity,
     },
     ScalarFunction {
         name: "sql_similarity_components",
@@ -76,7 +76,7 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
               (ordinary, null-dependent, empty-input), reason, band, structural mean and each \
               component score.",
         deterministic: true,
-        call: similarity::sql_similarity_components,
+        call: combined::sql_similarity_components,
     },
     ScalarFunction {
         name: "ast_ted",
@@ -87,7 +87,7 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
               equal trees, 0.0 when either query does not parse, NULL for a pair beyond the work budget.",
         deterministic: true,
         call: |a| {
-            Ok(ast_ted::similarity(a.text(0)?, a.text(1)?).map_or(Output::Null, Output::Real))
+            Ok(ast_ted::ast_ted(a.text(0)?, a.text(1)?).map_or(Output::Null, Output::Real))
         },
     },
     ScalarFunction {
@@ -98,7 +98,7 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
               normalized ASTs; NULL when either query does not parse.",
         deterministic: true,
         call: |a| {
-            Ok(match ast_ted::distance(a.text(0)?, a.text(1)?) {
+            Ok(match ast_ted::ast_ted_distance(a.text(0)?, a.text(1)?) {
                 Some(d) => Output::Integer(i64::from(d)),
                 None => Output::Null,
             })
@@ -112,7 +112,7 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
               recall of the best-matching subtrees) over the normalized ASTs; 1.0 for equal trees, \
               0.0 when either query does not parse.",
         deterministic: true,
-        call: partial::astpm,
+        call: node_match::astpm,
     },
     ScalarFunction {
         name: "sql_ast",
@@ -123,10 +123,10 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
               the query does not parse.",
         deterministic: true,
         call: |a| {
-            let prepared = prepare(a.text(0)?);
-            Ok(match prepared.parse_error {
+            let query = query_tree::cached(a.text(0)?);
+            Ok(match query.parse_error {
                 Some(_) => Output::Null,
-                None => Output::Text(prepared.tree.to_json().to_string()),
+                None => Output::Text(query.tree.to_json().to_string()),
             })
         },
     },
@@ -138,7 +138,7 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
               exceeds).",
         deterministic: true,
         call: |a| {
-            Ok(match &prepare(a.text(0)?).parse_error {
+            Ok(match &query_tree::cached(a.text(0)?).parse_error {
                 Some(m) => Output::Text(m.clone()),
                 None => Output::Null,
             })
@@ -303,7 +303,7 @@ pub static TABLE_FUNCTIONS: &[TableFunction] = &[
         doc:
             "The normalized AST as rows (node, parent, depth, label) in pre-order; parent is NULL \
               at the root; no rows when the query does not parse.",
-        call: |a| Ok(meta::tree_rows(&prepare(a.text(0)?).tree)),
+        call: |a| Ok(meta::tree_rows(&query_tree::cached(a.text(0)?).tree)),
     },
     TableFunction {
         name: "spider_partial",

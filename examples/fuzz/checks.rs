@@ -241,10 +241,10 @@ fn run_core(call: &Call) -> Result<String, String> {
     let schema_text = arg_text(call, 1);
     let outcome = catch_unwind(AssertUnwindSafe(|| match call.function {
         "core:prepare" => {
-            sqlsim::prepare::PreparedQuery::build(a);
+            sqlsim::query_tree::QueryTree::build(a);
         }
         "core:plan" => {
-            let _ = sqlsim::plan::prepared::plan_with_inferred_schema(a);
+            let _ = sqlsim::plan::cached::plan_with_inferred_schema(a);
         }
         "core:schema" => {
             let _ = sqlsim::schema::Schema::from_argument(a);
@@ -254,7 +254,7 @@ fn run_core(call: &Call) -> Result<String, String> {
             let _ = sqlsim::metrics::spider::hardness(a, schema.as_ref());
         }
         "core:graph" => {
-            let parsed = schema_text.and_then(|s| sqlsim::plan::prepared::schema_argument(s).ok());
+            let parsed = schema_text.and_then(|s| sqlsim::schema::schema_argument(s).ok());
             for model in [sqlsim::gmn::Model::FuncEval, sqlsim::gmn::Model::Hybrid] {
                 let _ = sqlsim::gmn::query_graph(a, parsed.as_deref(), model);
             }

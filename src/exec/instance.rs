@@ -115,28 +115,58 @@ pub fn is_internal(table: &str) -> bool {
     table.to_lowercase().starts_with("sqlite_")
 }
 
+/// Why a database could not be loaded into SQLite.
+#[derive(Debug, Clone, PartialEq)]
+pub enum LoadError {
+    /// SQLite failed before taking any data: opening, registering functions, preparing an INSERT.
+    Sqlite(String),
+    /// SQLite rejected a table or a row (a row that breaks a key): the statement or table, and why.
+    Rejected(String),
+    /// Rows for a table the schema does not have (a bug in whatever generated them).
+    NoTable(usize),
+}
+
+impl std::fmt::Display for LoadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LoadError::Sqlite(m) | LoadError::Rejected(m) => f.write_str(m),
+            LoadError::NoTable(t) => write!(f, "no table #{t}"),
+        }
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+/// Databases are generated, never user input: failing to load one is a bug.
+impl From<LoadError> for crate::error::Error {
+    fn from(e: LoadError) -> Self {
+        crate::error::Error::Internal(e.to_string())
+    }
+}
+
 /// An in-memory SQLite holding `db` under `schema`; Err when a table or row is rejected (a row
 /// that breaks a key, for example).
-pub fn open_database(schema: &Schema, db: &Database) -> Result<Connection, String> {
-    let conn = Connection::open_in_memory().map_err(|e| e.to_string())?;
-    super::functions::register(&conn).map_err(|e| e.to_string())?;
+pub fn open_database(schema: &Schema, db: &Database) -> Result<Connection, LoadError> {
+    let sqlite = |e: rusqlite::Error| LoadError::Sqlite(e.to_string());
+    let conn = Connection::open_in_memory().map_err(sqlite)?;
+    super::functions::register(&conn).map_err(sqlite)?;
     for stmt in create_statements(schema) {
         conn.execute(&stmt, [])
-            .map_err(|e| format!("{stmt}: {e}"))?;
+            .map_err(|e| LoadError::Rejected(format!("{stmt}: {e}")))?;
     }
     for t in &db.tables {
         let Some(table) = schema.tables.get(t.table) else {
-            return Err(format!("no table #{}", t.table));
+            return Err(LoadError::NoTable(t.table));
         };
         if is_internal(&table.name) {
             continue;
         }
         let marks = vec!["?"; table.columns.len()].join(", ");
         let sql = format!("INSERT INTO {} VALUES ({marks})", quote(&table.name));
-        let mut stmt = conn.prepare(&sql).map_err(|e| e.to_string())?;
+        let mut stmt = conn.prepare(&sql).map_err(sqlite)?;
         for row in &t.rows {
             stmt.execute(rusqlite::params_from_iter(row.iter()))
-                .map_err(|e| format!("{}: {e}", table.name))?;
+                .map_err(|e| LoadError::Rejected(format!("{}: {e}", table.name)))?;
         }
     }
     Ok(conn)

@@ -6,15 +6,16 @@
 //! ways: same labels and kinds throughout, operands compared as multisets unless their order
 //! matters) is joined too, so nodes of matching parts get matching encodings.
 
-pub mod graph;
-pub mod hybrid;
-pub mod pe;
-pub mod plan_graph;
+pub(crate) mod graph;
+pub(crate) mod hybrid;
+pub(crate) mod pe;
+pub(crate) mod plan_graph;
 pub mod runtime;
-pub mod tensors;
-pub mod vocab;
+pub(crate) mod tensors;
+pub(crate) mod vocab;
 
-use crate::plan::prepared::{prepare_plan, ParsedSchema};
+use crate::plan::cached::cached_plan;
+use crate::schema::ParsedSchema;
 use graph::Graph;
 use plan_graph::{add_plan, PlanRelations};
 use serde::Serialize;
@@ -104,8 +105,8 @@ impl PairGraph {
 /// One query's graph (positional encoding not yet filled); `None` when it cannot be planned (or,
 /// for the hybrid graph, parsed) or its graph exceeds [`MAX_NODES`].
 pub fn query_graph(sql: &str, schema: Option<&ParsedSchema>, model: Model) -> Option<Graph> {
-    let prepared = prepare_plan(sql, schema);
-    let plan = prepared.plan.as_ref().ok()?;
+    let cached = cached_plan(sql, schema);
+    let plan = cached.plan.as_ref().ok()?;
     let g = match model {
         Model::FuncEval => {
             let mut g = Graph::default();
@@ -118,7 +119,7 @@ pub fn query_graph(sql: &str, schema: Option<&ParsedSchema>, model: Model) -> Op
             g
         }
         Model::Hybrid => {
-            let ast = crate::prepare::prepare(sql);
+            let ast = crate::query_tree::cached(sql);
             if !ast.is_ok() {
                 return None;
             }

@@ -7,6 +7,7 @@ use std::sync::OnceLock;
 pub const VOCAB_JSON: &str = include_str!("../../models/vocab.json");
 
 /// Id of padding (never produced for a node).
+#[cfg(test)]
 pub const PAD: i64 = 0;
 /// Id of a computing label missing from the vocabulary.
 pub const UNK: i64 = 1;
@@ -25,17 +26,13 @@ fn table() -> &'static HashMap<String, i64> {
     })
 }
 
-/// Number of labels (the models' embedding table size).
-pub fn size() -> usize {
-    table().len()
-}
-
 /// The id of `label`, or `None` when it is not in the vocabulary.
 pub fn lookup(label: &str) -> Option<i64> {
     table().get(label).copied()
 }
 
 /// The id of `label`, [`UNK`] when it is not in the vocabulary.
+#[cfg(test)]
 pub fn id(label: &str) -> i64 {
     lookup(label).unwrap_or(UNK)
 }
@@ -49,7 +46,7 @@ mod tests {
         assert_eq!(lookup("<pad>"), Some(PAD));
         assert_eq!(lookup("<unk>"), Some(UNK));
         assert_eq!(lookup("<content>"), Some(CONTENT));
-        assert!(size() > 100);
+        assert!(table().len() > 100);
         for l in [
             "TableScan",
             "Join:inner",

@@ -1,6 +1,6 @@
 //! AST-TE: Zhang–Shasha tree edit distance between normalized SQL ASTs, and the similarity built on it.
 
-use crate::prepare::{prepare, PreparedQuery};
+use crate::query_tree::{self, QueryTree};
 use crate::tree::zhang_shasha::{tree_edit_distance, tree_edit_distance_within};
 use crate::tree::LabelledTree;
 
@@ -21,12 +21,9 @@ fn similarity_from_distance(a: &LabelledTree, b: &LabelledTree, ted: u32) -> f64
     (1.0 - f64::from(ted) / largest as f64).clamp(0.0, 1.0)
 }
 
-/// Both prepared queries when both parsed.
-fn both_parsed(
-    a: &str,
-    b: &str,
-) -> Option<(std::sync::Arc<PreparedQuery>, std::sync::Arc<PreparedQuery>)> {
-    let (pa, pb) = (prepare(a), prepare(b));
+/// Both query trees when both parsed.
+fn both_parsed(a: &str, b: &str) -> Option<(std::sync::Arc<QueryTree>, std::sync::Arc<QueryTree>)> {
+    let (pa, pb) = (query_tree::cached(a), query_tree::cached(b));
     (pa.is_ok() && pb.is_ok()).then_some((pa, pb))
 }
 
@@ -34,11 +31,11 @@ fn both_parsed(
 /// when either does not parse, `None` when the pair exceeds [`MAX_DP_CELLS`].
 ///
 /// ```
-/// use sqlsim::metrics::ast_ted::similarity;
-/// assert_eq!(similarity("SELECT a FROM t", "select A from T"), Some(1.0));
-/// assert_eq!(similarity("SELECT a FROM t", "SELEC"), Some(0.0));
+/// use sqlsim::metrics::ast_ted::ast_ted;
+/// assert_eq!(ast_ted("SELECT a FROM t", "select A from T"), Some(1.0));
+/// assert_eq!(ast_ted("SELECT a FROM t", "SELEC"), Some(0.0));
 /// ```
-pub fn similarity(a: &str, b: &str) -> Option<f64> {
+pub fn ast_ted(a: &str, b: &str) -> Option<f64> {
     let Some((pa, pb)) = both_parsed(a, b) else {
         return Some(0.0);
     };
@@ -50,9 +47,9 @@ pub fn similarity(a: &str, b: &str) -> Option<f64> {
 /// exceeds [`MAX_DP_CELLS`].
 ///
 /// ```
-/// assert_eq!(sqlsim::metrics::ast_ted::distance("SELECT a FROM t", "SELECT a FROM t"), Some(0));
+/// assert_eq!(sqlsim::metrics::ast_ted::ast_ted_distance("SELECT a FROM t", "SELECT a FROM t"), Some(0));
 /// ```
-pub fn distance(a: &str, b: &str) -> Option<u32> {
+pub fn ast_ted_distance(a: &str, b: &str) -> Option<u32> {
     let (pa, pb) = both_parsed(a, b)?;
     tree_edit_distance_within(&pa.tree, &pb.tree, MAX_DP_CELLS)
 }

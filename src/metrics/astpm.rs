@@ -1,6 +1,6 @@
 //! ASTPM: FuncEvalGMN's partial matching over the normalized AST that AST-TE compares.
 //!
-//! The labelled tree of `crate::prepare` (see `crate::tree::from_ast` for its labels) becomes a
+//! The labelled tree of `crate::query_tree` (see `crate::tree::from_ast` for its labels) becomes a
 //! [`MatchTree`] node for node, except that every query body (`Select`, `Union`, ...) not already
 //! under a `Query` node gets one ([`match_tree`]): matching roots with different labels scores 0,
 //! so without it `SELECT max(x) ...` and `SELECT x ... ORDER BY x DESC LIMIT 1` would share nothing.
@@ -18,7 +18,7 @@
 //! Labels already carry their family, so the kind never changes a score; it records the paper's
 //! distinction for readers of the tree.
 //!
-//! **Ordered nodes** (children matched by position, see `partial_match`): operators whose operand
+//! **Ordered nodes** (children matched by position, see `crate::tree::node_match`): operators whose operand
 //! positions carry meaning and that normalization leaves as written: `-`, `/`, `%`, `||`, the
 //! comparisons `<`, `<=`, `>`, `>=` (normalization mirrors them into one canonical order, so a
 //! position mismatch is a real difference), `Like`/`NotLike` (value, pattern), `Between`/`NotBetween`
@@ -26,8 +26,8 @@
 //! Everything else matches children as a set, as in the paper: AND/OR terms, `=` sides, select
 //! lists, FROM items, GROUP BY keys and function arguments.
 
-use super::partial_match::{partial_match, MatchTree, NodeKind, PartialMatchScore};
-use crate::prepare::prepare;
+use crate::query_tree;
+use crate::tree::node_match::{match_scores, MatchScores, MatchTree, NodeKind};
 use crate::tree::{LabelledTree, Tree};
 
 /// Label families of content nodes (names and values); see the module documentation.
@@ -112,32 +112,32 @@ pub fn match_tree(tree: &LabelledTree) -> MatchTree {
 }
 
 /// Precision, recall and F-β of `pred` against `gold`; `None` when either does not parse or the
-/// pair exceeds the work budget (`partial_match::MAX_NODE_PAIRS`).
-pub fn scores(gold: &str, pred: &str, alpha: f64, beta: f64) -> Option<PartialMatchScore> {
-    let (g, p) = (prepare(gold), prepare(pred));
+/// pair exceeds the work budget (`tree::node_match::MAX_NODE_PAIRS`).
+pub fn astpm_scores(gold: &str, pred: &str, alpha: f64, beta: f64) -> Option<MatchScores> {
+    let (g, p) = (query_tree::cached(gold), query_tree::cached(pred));
     if !g.is_ok() || !p.is_ok() {
         return None;
     }
-    partial_match(&match_tree(&g.tree), &match_tree(&p.tree), alpha, beta)
+    match_scores(&match_tree(&g.tree), &match_tree(&p.tree), alpha, beta)
 }
 
 /// ASTPM similarity in [0, 1]: 1.0 for queries equal after normalization, 0.0 when either does not
 /// parse, `None` when the pair exceeds the work budget. `alpha` in [0, 1], `beta` > 0 (defaults:
-/// [`DEFAULT_ALPHA`](super::partial_match::DEFAULT_ALPHA), [`DEFAULT_BETA`](super::partial_match::DEFAULT_BETA)).
+/// [`DEFAULT_ALPHA`](super::DEFAULT_ALPHA), [`DEFAULT_BETA`](super::DEFAULT_BETA)).
 ///
 /// ```
-/// use sqlsim::metrics::astpm::similarity;
-/// assert_eq!(similarity("SELECT a FROM t", "select A from T", 0.5, 1.0), Some(1.0));
-/// assert_eq!(similarity("SELECT a FROM t", "SELEC", 0.5, 1.0), Some(0.0));
-/// let s = similarity("SELECT a FROM t", "SELECT b FROM t", 0.5, 1.0).unwrap();
+/// use sqlsim::metrics::astpm::astpm;
+/// assert_eq!(astpm("SELECT a FROM t", "select A from T", 0.5, 1.0), Some(1.0));
+/// assert_eq!(astpm("SELECT a FROM t", "SELEC", 0.5, 1.0), Some(0.0));
+/// let s = astpm("SELECT a FROM t", "SELECT b FROM t", 0.5, 1.0).unwrap();
 /// assert!(0.0 < s && s < 1.0);
 /// ```
-pub fn similarity(gold: &str, pred: &str, alpha: f64, beta: f64) -> Option<f64> {
-    let (g, p) = (prepare(gold), prepare(pred));
+pub fn astpm(gold: &str, pred: &str, alpha: f64, beta: f64) -> Option<f64> {
+    let (g, p) = (query_tree::cached(gold), query_tree::cached(pred));
     if !g.is_ok() || !p.is_ok() {
         return Some(0.0);
     }
-    partial_match(&match_tree(&g.tree), &match_tree(&p.tree), alpha, beta).map(|s| s.f_beta)
+    match_scores(&match_tree(&g.tree), &match_tree(&p.tree), alpha, beta).map(|s| s.f_beta)
 }
 
 #[cfg(test)]
@@ -145,7 +145,7 @@ mod tests {
     use super::*;
 
     fn sim(a: &str, b: &str) -> f64 {
-        similarity(a, b, 0.5, 1.0).unwrap()
+        astpm(a, b, 0.5, 1.0).unwrap()
     }
 
     #[test]
@@ -169,7 +169,7 @@ mod tests {
     #[test]
     fn query_bodies_get_one_query_node() {
         let labels = |sql: &str| {
-            let t = match_tree(&prepare(sql).tree);
+            let t = match_tree(&query_tree::cached(sql).tree);
             (0..t.len())
                 .map(|i| t.label(i).to_string())
                 .collect::<Vec<_>>()
@@ -195,12 +195,12 @@ mod tests {
     fn unparseable_scores_zero() {
         assert_eq!(sim("SELECT a FROM t", "SELECT FROM WHERE ("), 0.0);
         assert_eq!(sim("garbage (", "garbage ("), 0.0);
-        assert_eq!(scores("SELECT 1", "nope nope", 0.5, 1.0), None);
+        assert_eq!(astpm_scores("SELECT 1", "nope nope", 0.5, 1.0), None);
     }
 
     #[test]
     fn extra_condition_costs_precision_not_recall() {
-        let s = scores("SELECT a FROM t", "SELECT a FROM t WHERE b = 1", 0.5, 1.0).unwrap();
+        let s = astpm_scores("SELECT a FROM t", "SELECT a FROM t WHERE b = 1", 0.5, 1.0).unwrap();
         assert_eq!(s.recall, 1.0);
         assert!(s.precision < 1.0);
     }

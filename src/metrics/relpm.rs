@@ -1,7 +1,8 @@
 //! RelPM: FuncEvalGMN's partial matching over the optimized logical plans of the two queries.
 
-use super::partial_match::{partial_match, PartialMatchScore};
-use crate::plan::prepared::{prepare_plan, ParsedSchema};
+use crate::plan::cached::cached_plan;
+use crate::schema::ParsedSchema;
+use crate::tree::node_match::{match_scores, MatchScores};
 
 /// RelPM scores of a pair: precision, recall and F-β over the plans' match trees (built once per
 /// cached plan); all 0.0 when either query cannot be planned (as AST-TE scores SQL that does not
@@ -13,14 +14,14 @@ pub fn relpm(
     schema: Option<&ParsedSchema>,
     alpha: f64,
     beta: f64,
-) -> Option<PartialMatchScore> {
-    let (g, p) = (prepare_plan(gold, schema), prepare_plan(pred, schema));
+) -> Option<MatchScores> {
+    let (g, p) = (cached_plan(gold, schema), cached_plan(pred, schema));
     if g.plan.is_err() || p.plan.is_err() {
-        return Some(PartialMatchScore {
+        return Some(MatchScores {
             precision: 0.0,
             recall: 0.0,
             f_beta: 0.0,
         });
     }
-    partial_match(&g.tree, &p.tree, alpha, beta)
+    match_scores(&g.tree, &p.tree, alpha, beta)
 }

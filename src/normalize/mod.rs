@@ -7,15 +7,15 @@
 //! visitors recurse as deep as the AST, which the parser's recursion limit
 //! (`crate::parse::RECURSION_LIMIT`) bounds.
 
-pub mod commutative_order;
-pub mod double_quoted_strings;
-pub mod flatten_boolean;
-pub mod identifier_case;
-pub mod literals;
-pub mod noop_syntax;
-pub mod select_aliases;
-pub mod table_aliases;
-pub mod unqualify_columns;
+pub(crate) mod commutative_order;
+pub(crate) mod double_quoted_strings;
+pub(crate) mod flatten_boolean;
+pub(crate) mod identifier_case;
+pub(crate) mod literals;
+pub(crate) mod noop_syntax;
+pub(crate) mod select_aliases;
+pub(crate) mod table_aliases;
+pub(crate) mod unqualify_columns;
 
 use sqlparser::ast::Statement;
 

@@ -5,6 +5,7 @@ use z3::ast::{Bool, Int};
 use super::aggregate::count;
 use super::database::SymDb;
 use super::symbolic::{same_value, SymRel, SymRow, SymVal, Truth};
+use super::SearchError;
 use crate::plan::{
     AggCall, AggFunc, Aggregate, Columns, Expr, Join, JoinKind, Literal, Op, Plan, Sort,
 };
@@ -42,9 +43,6 @@ pub struct Executor<'a> {
     pub(super) scalar_subqueries: Vec<usize>,
 }
 
-/// Why a plan cannot be executed symbolically.
-pub type Unsupported = String;
-
 pub(super) fn any(conds: Vec<Bool>) -> Bool {
     if conds.is_empty() {
         Bool::from_bool(false)
@@ -77,18 +75,18 @@ impl<'a> Executor<'a> {
         }
     }
 
-    fn checked(rel: SymRel) -> Result<SymRel, Unsupported> {
+    fn checked(rel: SymRel) -> Result<SymRel, SearchError> {
         if rel.rows.len() > MAX_REL_ROWS {
-            return Err(format!(
-                "instance too large: an intermediate relation has {} candidate rows",
+            return Err(SearchError::TooLarge(format!(
+                "an intermediate relation has {} candidate rows",
                 rel.rows.len()
-            ));
+            )));
         }
         Ok(rel)
     }
 
     /// The candidate output rows of `plan`; `outer` is the row of an enclosing query.
-    pub fn run(&mut self, plan: &Plan, outer: &[(u32, SymVal)]) -> Result<SymRel, Unsupported> {
+    pub fn run(&mut self, plan: &Plan, outer: &[(u32, SymVal)]) -> Result<SymRel, SearchError> {
         self.next_op += 1;
         let op = self.next_op;
         let rel = match plan {
@@ -154,16 +152,14 @@ impl<'a> Executor<'a> {
             .collect()
     }
 
-    fn scan(&mut self, t: &crate::plan::TableScan) -> Result<SymRel, Unsupported> {
-        let ti = self
-            .schema
-            .table_index(&t.table)
-            .ok_or_else(|| format!("unsupported: table {} is not in the schema", t.table))?;
+    fn scan(&mut self, t: &crate::plan::TableScan) -> Result<SymRel, SearchError> {
+        let ti = self.schema.table_index(&t.table).ok_or_else(|| {
+            SearchError::Unsupported(format!("table {} is not in the schema", t.table))
+        })?;
         let table = &self.schema.tables[ti];
-        let st = self
-            .db
-            .table(ti)
-            .ok_or_else(|| format!("unsupported: no candidate tuples for {}", t.table))?;
+        let st = self.db.table(ti).ok_or_else(|| {
+            SearchError::Unsupported(format!("no candidate tuples for {}", t.table))
+        })?;
         let mut positions = Vec::with_capacity(t.columns.len());
         for &id in &t.columns {
             let meta = self.columns.meta(id);
@@ -200,7 +196,7 @@ impl<'a> Executor<'a> {
         input: SymRel,
         cond: &Expr,
         outer: &[(u32, SymVal)],
-    ) -> Result<SymRel, Unsupported> {
+    ) -> Result<SymRel, SearchError> {
         let atoms = atoms(cond);
         let mut per_atom: Vec<Vec<Truth>> = vec![Vec::new(); atoms.len()];
         let mut rows = Vec::with_capacity(input.rows.len());
@@ -259,15 +255,15 @@ impl<'a> Executor<'a> {
         op: usize,
         j: &Join,
         outer: &[(u32, SymVal)],
-    ) -> Result<SymRel, Unsupported> {
+    ) -> Result<SymRel, SearchError> {
         let left = self.run(&j.left, outer)?;
         let right = self.run(&j.right, outer)?;
         if left.rows.len() * right.rows.len() > MAX_REL_ROWS * 4 {
-            return Err(format!(
-                "instance too large: join of {} by {} candidate rows",
+            return Err(SearchError::TooLarge(format!(
+                "join of {} by {} candidate rows",
                 left.rows.len(),
                 right.rows.len()
-            ));
+            )));
         }
         let mut cols = left.cols.clone();
         cols.extend(&right.cols);
@@ -400,7 +396,7 @@ impl<'a> Executor<'a> {
         op: usize,
         a: &Aggregate,
         outer: &[(u32, SymVal)],
-    ) -> Result<SymRel, Unsupported> {
+    ) -> Result<SymRel, SearchError> {
         let input = self.run(&a.input, outer)?;
         let n = input.rows.len();
         let key_pos: Vec<usize> = a
@@ -409,7 +405,7 @@ impl<'a> Executor<'a> {
             .map(|g| {
                 input
                     .position(*g)
-                    .ok_or_else(|| format!("unsupported: group key ${g} not in input"))
+                    .ok_or_else(|| SearchError::Unsupported(format!("group key ${g} not in input")))
             })
             .collect::<Result<_, _>>()?;
         // member[i][j]: input row j belongs to the group whose representative is row i
@@ -522,7 +518,7 @@ impl<'a> Executor<'a> {
         op: usize,
         s: &Sort,
         outer: &[(u32, SymVal)],
-    ) -> Result<SymRel, Unsupported> {
+    ) -> Result<SymRel, SearchError> {
         let input = self.run(&s.input, outer)?;
         let keys: Vec<usize> = s
             .keys

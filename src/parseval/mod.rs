@@ -25,6 +25,7 @@ pub mod boundary;
 pub mod database;
 pub mod dates;
 pub mod encode;
+mod error;
 pub mod evidence;
 pub mod execute;
 pub mod membership;
@@ -40,10 +41,11 @@ pub mod variants;
 pub mod verdict;
 pub mod work;
 
+pub use error::SearchError;
 pub use evidence::Evidence;
-pub use options::{Mode, Options};
-pub use search::{generate, Generated, Instance};
-pub use verdict::{decide, decide_cached, Decision, Verdict};
+pub use options::Options;
+pub use search::{generate, Generated};
+pub use verdict::{decide_cached, Decision, Verdict};
 
 use crate::error::Result;
 

@@ -3,7 +3,8 @@
 use std::collections::{HashMap, HashSet};
 
 use z3::ast::Bool;
-use z3::SatResult;
+
+mod cover;
 
 use super::database::SymDb;
 use super::execute::{Branch, Executor};
@@ -11,20 +12,13 @@ use super::options::{Mode, Options};
 use super::solver::{bounded_solver, with_bounded_z3};
 use super::speculation::{query_texts, text_domain};
 use super::symbolic::Sort;
+use super::symbolic::SymRel;
 use super::work::Budget;
+use super::SearchError;
 use crate::exec::instance::Database;
 use crate::plan::{Expr, Literal, Op, Plan, QueryPlan};
 use crate::schema::Schema;
-
-/// Most databases generated at one instance size.
-const MAX_INSTANCES_PER_SIZE: usize = 6;
-
-/// A branch still to cover, by its indicator literal (asserted to imply the branch).
-struct Pending {
-    label: String,
-    positive: bool,
-    indicator: Bool,
-}
+use cover::{assert_pending, assert_preferences, cover};
 
 /// One generated database and the branches it covers.
 #[derive(Debug, Clone)]
@@ -360,7 +354,7 @@ pub fn generate(
                     }
                 }
                 Err(reason) => {
-                    out.stopped = Some(reason);
+                    out.stopped = Some(reason.to_string());
                     return out;
                 }
             }
@@ -380,7 +374,7 @@ fn search_size(
     speculative: bool,
     done: &HashSet<String>,
     budget: Budget<'_>,
-) -> Result<AtSize, String> {
+) -> Result<AtSize, SearchError> {
     let Setting {
         q,
         schema,
@@ -408,131 +402,11 @@ fn search_size(
         let rel = exec.run(&q.root, &[])?;
         let solver = bounded_solver(seed);
         db.assert_constraints(schema, &solver);
-        let mut branches: Vec<Branch> = exec.branches;
-        let rows: Vec<_> = rel.rows.iter().map(|r| r.exists.clone()).collect();
-        if !rows.is_empty() {
-            branches.insert(
-                0,
-                Branch {
-                    label: "result has rows".into(),
-                    positive: true,
-                    cond: Bool::or(&rows),
-                },
-            );
-        }
-        for (label, cond) in db.unreferenced_parents(schema, scanned) {
-            branches.push(Branch {
-                label,
-                positive: false,
-                cond,
-            });
-        }
-        if mode == Mode::Positive {
-            branches.retain(|b| b.positive);
-        }
-        // positives first, stable otherwise (deterministic)
-        branches.sort_by_key(|b| !b.positive);
+        let branches = ordered_branches(exec.branches, &rel, &db, schema, scanned, mode);
         let labels: Vec<String> = branches.iter().map(|b| b.label.clone()).collect();
-        let mut pending: Vec<Pending> = branches
-            .into_iter()
-            .filter(|b| !done.contains(&b.label))
-            .enumerate()
-            .map(|(k, b)| {
-                let indicator = Bool::new_const(format!("branch_{k}"));
-                solver.assert(indicator.implies(&b.cond));
-                Pending {
-                    label: b.label,
-                    positive: b.positive,
-                    indicator,
-                }
-            })
-            .collect();
-        // tie-free first (an ordered LIMIT's result is then determined), then diversity
-        let no_ties: Vec<Bool> = exec.avoid.iter().map(|a| a.not()).collect();
-        let diversity = db.diversity();
-        let mut wanted: Vec<Bool> = Vec::new();
-        if !no_ties.is_empty() {
-            for d in &diversity {
-                let mut all = no_ties.clone();
-                all.push(d.clone());
-                wanted.push(Bool::and(&all));
-            }
-        }
-        wanted.extend(diversity);
-        let preferences: Vec<Bool> = wanted
-            .iter()
-            .enumerate()
-            .map(|(k, p)| {
-                let indicator = Bool::new_const(format!("prefer_{k}"));
-                solver.assert(indicator.implies(p));
-                indicator
-            })
-            .collect();
-        let mut made: Vec<Instance> = Vec::new();
-        let mut exhausted = false;
-        for round in 0..MAX_INSTANCES_PER_SIZE {
-            if pending.is_empty() {
-                break;
-            }
-            // the first database of a size covers positive branches only (Algorithm 1)
-            let positives_only = round == 0 && pending.iter().any(|b| b.positive);
-            // branches are tried as assumptions (indicator literals), never pushed: a
-            // push propagates outside the checks' time and resource limits
-            let mut chosen: Vec<usize> = Vec::new();
-            let mut assumed: Vec<Bool> = Vec::new();
-            let mut negatives = 0;
-            for (k, b) in pending.iter().enumerate() {
-                if budget.exhausted() {
-                    exhausted = true;
-                    break;
-                }
-                if !b.positive && (positives_only || (mode == Mode::OneNegative && negatives == 1))
-                {
-                    continue;
-                }
-                assumed.push(b.indicator.clone());
-                if meter.check(&solver, &assumed) == SatResult::Sat {
-                    chosen.push(k);
-                    negatives += usize::from(!b.positive);
-                } else {
-                    assumed.pop();
-                }
-            }
-            let mut model = None;
-            if !chosen.is_empty() && !budget.exhausted() {
-                for preference in &preferences {
-                    assumed.push(preference.clone());
-                    if meter.check(&solver, &assumed) == SatResult::Sat {
-                        model = solver.get_model();
-                    }
-                    assumed.pop();
-                    if model.is_some() {
-                        break;
-                    }
-                }
-                if model.is_none() && meter.check(&solver, &assumed) == SatResult::Sat {
-                    model = solver.get_model();
-                }
-            }
-            let Some(model) = model else {
-                break;
-            };
-            let covered: Vec<String> = chosen.iter().map(|&k| pending[k].label.clone()).collect();
-            made.push(Instance {
-                db: db.concretize(&model),
-                covered,
-            });
-            let chosen: HashSet<usize> = chosen.into_iter().collect();
-            pending = pending
-                .into_iter()
-                .enumerate()
-                .filter(|(k, _)| !chosen.contains(k))
-                .map(|(_, b)| b)
-                .collect();
-            if exhausted {
-                break;
-            }
-        }
+        let pending = assert_pending(&solver, branches, done);
+        let preferences = assert_preferences(&solver, &exec.avoid, db.diversity());
+        let (made, exhausted) = cover(&solver, &meter, &db, pending, &preferences, mode, budget);
         Ok(AtSize {
             labels,
             made,
@@ -541,4 +415,40 @@ fn search_size(
         })
     });
     searched.and_then(|at| at)
+}
+
+/// The branches of one symbolic run in search order: "result has rows" first, the operators'
+/// branches, then one per parent row no scanned table references; positives first, stable
+/// otherwise (deterministic); negatives dropped in [`Mode::Positive`].
+fn ordered_branches(
+    mut branches: Vec<Branch>,
+    rel: &SymRel,
+    db: &SymDb,
+    schema: &Schema,
+    scanned: &[usize],
+    mode: Mode,
+) -> Vec<Branch> {
+    let rows: Vec<_> = rel.rows.iter().map(|r| r.exists.clone()).collect();
+    if !rows.is_empty() {
+        branches.insert(
+            0,
+            Branch {
+                label: "result has rows".into(),
+                positive: true,
+                cond: Bool::or(&rows),
+            },
+        );
+    }
+    for (label, cond) in db.unreferenced_parents(schema, scanned) {
+        branches.push(Branch {
+            label,
+            positive: false,
+            cond,
+        });
+    }
+    if mode == Mode::Positive {
+        branches.retain(|b| b.positive);
+    }
+    branches.sort_by_key(|b| !b.positive);
+    branches
 }

@@ -2,8 +2,9 @@
 
 use z3::ast::Bool;
 
-use super::execute::{any, Executor, Unsupported};
+use super::execute::{any, Executor};
 use super::symbolic::{same_value, SymRel, SymRow, SymVal};
+use super::SearchError;
 use crate::plan::{SetKind, SetOp};
 
 impl Executor<'_> {
@@ -12,7 +13,7 @@ impl Executor<'_> {
         op: usize,
         s: &SetOp,
         outer: &[(u32, SymVal)],
-    ) -> Result<SymRel, Unsupported> {
+    ) -> Result<SymRel, SearchError> {
         let mut inputs = Vec::with_capacity(s.inputs.len());
         for p in &s.inputs {
             inputs.push(self.run(p, outer)?);

@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 
 use z3::{Config, Context, Params, Solver};
 
+use super::SearchError;
 use crate::error::panic_message;
 
 /// Time past the deadline before the watchdog interrupts Z3.
@@ -81,11 +82,11 @@ impl Drop for Slot {
 pub fn with_bounded_z3<R: Send + Sync>(
     deadline: Instant,
     f: impl FnOnce() -> R + Send + Sync,
-) -> Result<R, String> {
+) -> Result<R, SearchError> {
     set_memory_cap();
     let _slot = Slot::take();
     catch_unwind(AssertUnwindSafe(|| run_in_context(deadline, f)))
-        .map_err(|payload| format!("the solver failed ({})", panic_message(&*payload)))
+        .map_err(|payload| SearchError::Solver(panic_message(&*payload)))
 }
 
 fn run_in_context<R: Send + Sync>(deadline: Instant, f: impl FnOnce() -> R + Send + Sync) -> R {

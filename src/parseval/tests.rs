@@ -1,5 +1,6 @@
 //! Unit tests of the generator and verdicts on small schemas.
 
+use super::verdict::decide;
 use super::*;
 use crate::exec::instance::Outcome;
 

@@ -225,7 +225,7 @@ mod tests {
     use crate::exec::instance::{open_database, TableRows};
 
     fn schema() -> std::sync::Arc<Schema> {
-        crate::plan::prepared::schema_argument(
+        crate::schema::schema_argument(
             "CREATE TABLE p(id INTEGER PRIMARY KEY, name TEXT, a INTEGER, x REAL);\
              CREATE TABLE c(cid INTEGER PRIMARY KEY, pid TEXT REFERENCES p(id), note TEXT)",
         )

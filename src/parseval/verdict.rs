@@ -1,7 +1,7 @@
 //! Equivalence verdicts: generate databases for both queries, run both on each, and return "equivalent", a re-checked counterexample, or why no verdict.
 
 use std::borrow::Cow;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::evidence::{without_nulls, Evidence};
@@ -11,9 +11,9 @@ use super::speculation::query_texts;
 use super::ties::{cutoff, order_determined, orders_by_hidden_keys, Cutoff};
 use super::variants::{foreign_keys_hold, variants};
 use super::work::Work;
-use crate::cache::TextCache;
+use crate::cache::NamedCache;
 use crate::error::Result;
-use crate::exec::instance::{compare_on, open_database, Database, Outcome, RowOrder};
+use crate::exec::instance::{compare_on, open_database, Comparison, Database, Outcome, RowOrder};
 use crate::plan::{Expr, Plan, QueryPlan};
 use crate::schema::Schema;
 
@@ -186,25 +186,16 @@ fn strongest(
     }
 }
 
-/// The schema of a call: parsed from the argument, or inferred from both queries.
+/// The schema of a call: parsed from the argument, or inferred from all its queries together
+/// (the inference policy of `schema::infer`).
 pub fn schema_for(schema: Option<&str>, queries: &[&str]) -> Result<Arc<Schema>> {
     match schema {
-        Some(text) => Ok(crate::plan::prepared::schema_argument(text)?.schema.clone()),
-        None => {
-            let statements: Vec<_> = queries
-                .iter()
-                .filter_map(|q| crate::parse::parse_sql(q).ok())
-                .flatten()
-                .collect();
-            Ok(Arc::new(Schema::infer(&statements)))
-        }
+        Some(text) => Ok(crate::schema::schema_argument(text)?.schema.clone()),
+        None => Ok(Arc::new(Schema::infer_for_queries(queries))),
     }
 }
 
-fn decision_cache() -> &'static TextCache<Decision> {
-    static CACHE: OnceLock<TextCache<Decision>> = OnceLock::new();
-    CACHE.get_or_init(|| TextCache::new(1_024))
-}
+static DECISIONS: NamedCache<Decision> = NamedCache::new("parseval_decisions", 1_024);
 
 /// [`decide`], cached per (gold, pred, schema, options): `sql_equivalent`,
 /// `sql_equivalent_reason` and `sql_counterexample` on one pair compute it once.
@@ -224,7 +215,9 @@ pub fn decide_cached(
         schema.unwrap_or("\u{2}"),
         opts
     );
-    Ok(decision_cache().get_or_insert_if(&key, || decide(gold, pred, s, opts), |d| !d.capped))
+    Ok(DECISIONS
+        .get()
+        .get_or_insert_if(&key, || decide(gold, pred, s, opts), |d| !d.capped))
 }
 
 /// Decides whether `gold` and `pred` are equivalent on databases generated for both plans.
@@ -264,186 +257,266 @@ pub fn decide(gold: &str, pred: &str, schema: Arc<Schema>, opts: &Options) -> De
             )
         }
     };
-    let base_order = row_order(&gold_plan);
-    let hidden_keys = orders_by_hidden_keys(&gold_plan);
-    let width = gold_plan.root.output().len();
-    let mut suites: Vec<Generated> = Vec::new();
     let pred_plan = crate::plan::plan_sql(pred, &schema).ok();
     // each query's speculative texts include the other's literals
     let gold_texts = query_texts(&gold_plan);
     let pred_texts = pred_plan.as_ref().map(query_texts).unwrap_or_default();
     let literals: Vec<String> = gold_texts.iter().chain(&pred_texts).cloned().collect();
-    let mut tried = 0;
-    let mut gold_failure: Option<String> = None;
-    let mut any_rows = false;
-    let mut invalid = 0;
-    let mut ties = 0;
-    // the strongest counterexample so far; the search stops at the first ordinary one
-    let mut best: Option<Counterexample> = None;
-    let mut check = |suite: &Generated, tried: &mut usize| -> Option<Verdict> {
-        // each generated database, then its value variants (see variants.rs), made only when
-        // the search gets that far
-        let candidates = suite.instances.iter().flat_map(|inst| {
-            let made = std::iter::once_with(|| variants(&schema, &inst.db, &literals)).flatten();
-            std::iter::once((true, Cow::Borrowed(&inst.db)))
-                .chain(made.map(|v| (false, Cow::Owned(v))))
-        });
-        for (generated, db) in candidates {
-            let Ok(conn) = open_database(&schema, &db) else {
-                invalid += usize::from(generated);
-                continue;
-            };
-            if !generated && !foreign_keys_hold(&conn, &schema) {
-                continue;
-            }
-            // ORDER BY keys the gold does not output: its rows compare as a list where both
-            // queries' orders are determined (no two rows share their keys), else as above
-            let order = match &pred_plan {
-                Some(pp)
-                    if hidden_keys
-                        && order_determined(&conn, &gold_plan)
-                        && order_determined(&conn, pp) =>
-                {
-                    RowOrder::Sorted((0..width).collect())
-                }
-                _ => base_order.clone(),
-            };
-            let listed = order != base_order;
-            let c = compare_on(&conn, gold, pred, &order);
-            *tried += usize::from(generated);
-            if c.gold_failed {
-                if let (true, Outcome::Error(e) | Outcome::Bound(e)) = (generated, &c.gold) {
-                    gold_failure.get_or_insert_with(|| e.clone());
-                }
-                continue;
-            }
-            for o in [&c.gold, &c.pred] {
-                if let (true, Outcome::Rows(r)) = (generated, o) {
-                    any_rows |= !r.is_empty();
-                }
-            }
-            let cut = |q: Option<&QueryPlan>| q.map_or(Cutoff::Determined, |q| cutoff(&conn, q));
-            if c.differ
-                && !count_differs(&c)
-                && [cut(Some(&gold_plan)), cut(pred_plan.as_ref())]
-                    .iter()
-                    .any(|x| *x != Cutoff::Determined)
-            {
-                // a tie at a LIMIT cut-off: either result depends on tie-breaking
-                ties += 1;
-                continue;
-            }
-            if c.differ
-                && count_differs(&c)
-                && [cut(Some(&gold_plan)), cut(pred_plan.as_ref())].contains(&Cutoff::Tie)
-            {
-                // an inner tie may change how many rows come back
-                ties += 1;
-                continue;
-            }
-            if c.differ {
-                // re-check on a fresh copy before reporting
-                let again =
-                    open_database(&schema, &db).map(|conn| compare_on(&conn, gold, pred, &order));
-                if let Ok(again) = again {
-                    if again.differ {
-                        let found = strongest(&schema, gold, pred, &order, listed, &db, again);
-                        if best.as_ref().is_none_or(|b| found.evidence < b.evidence) {
-                            best = Some(found);
-                        }
-                        if best.as_ref().map(|b| b.evidence) == Some(Evidence::Ordinary) {
-                            return best.take().map(|c| Verdict::Different(Box::new(c)));
-                        }
-                    }
-                }
-            }
-        }
-        None
-    };
-    // the empty database first: it costs nothing and catches predictions SQLite rejects
-    let empty = Generated {
-        instances: vec![super::search::Instance {
-            db: Database::default(),
-            covered: vec![],
-        }],
-        ..Generated::default()
-    };
-    if let Some(v) = check(&empty, &mut tried) {
-        d.databases = tried;
-        return finish(d, v);
-    }
-    // the gold's search may spend half the budget, so the prediction's gets the other half at
-    // least (a generation runs until its branches or its budget are exhausted)
-    let mut g = generate(
-        &gold_plan,
+    let mut checker = Checker::new(
+        gold,
+        pred,
         &schema,
-        opts,
-        work.until(work.limit() / 2),
-        &pred_texts,
+        &gold_plan,
+        pred_plan.as_ref(),
+        &literals,
     );
-    g.instances.remove(0); // the empty database was run already
-    if let Some(v) = check(&g, &mut tried) {
-        d.databases = tried;
+    let mut suites: Vec<Generated> = Vec::new();
+    let found = checker.search(opts, &work, (&gold_texts, &pred_texts), &mut suites);
+    d.databases = checker.tried;
+    if let Some(v) = found {
         return finish(d, v);
     }
-    // keep the empty database in the count of generated ones
-    g.instances.insert(0, empty.instances[0].clone());
-    suites.push(g);
-    if let Some(pp) = &pred_plan {
-        if !work.all().exhausted() {
-            let mut g = generate(pp, &schema, opts, work.all(), &gold_texts);
-            g.instances.remove(0); // the empty database was run already
-            if let Some(v) = check(&g, &mut tried) {
-                d.databases = tried;
-                return finish(d, v);
-            }
-            suites.push(g);
-        }
-    }
-    if let Some(c) = best {
-        d.databases = tried;
+    if let Some(c) = checker.best.take() {
         return finish(d, Verdict::Different(Box::new(c)));
     }
-    d.databases = tried;
     d.branches = suites.iter().map(|s| s.branches.len()).sum();
     d.covered = suites
         .iter()
         .map(|s| s.covered().len().saturating_sub(1))
         .sum();
-    let gold_suite = &suites[0];
-    if tried == 0 {
-        return finish(
-            d,
-            Verdict::Unknown(format!(
-                "no valid database was generated ({invalid} rejected)"
-            )),
-        );
-    }
-    if let Some(e) = gold_failure {
-        if !any_rows {
-            return finish(
-                d,
-                Verdict::Unknown(format!(
-                    "the gold query fails on the generated databases: {e}"
-                )),
-            );
-        }
-    }
-    if gold_suite.instances.len() <= 1 {
-        let why = match (&gold_suite.stopped, gold_suite.exhausted) {
-            (Some(r), _) => r.clone(),
-            (None, true) => "work budget exhausted before a database was generated".into(),
-            (None, false) => "no database besides the empty one was generated".into(),
-        };
+    if let Some(why) = checker.undecided(&suites[0]) {
         return finish(d, Verdict::Unknown(why));
     }
-    if !any_rows {
-        return finish(
-            d,
-            Verdict::Unknown("both queries return no rows on every generated database".into()),
-        );
-    }
     // databases whose only differences come from tie-breaking at a LIMIT cut-off decide nothing
-    d.tie_databases = ties;
+    d.tie_databases = checker.ties;
     finish(d, Verdict::Equivalent)
+}
+
+/// Runs both queries on candidate databases, keeping what the verdict needs: how many generated
+/// databases were tried or rejected, the gold's first failure, whether any rows came back, the
+/// databases set aside for ties, and the strongest counterexample so far.
+struct Checker<'a> {
+    gold: &'a str,
+    pred: &'a str,
+    schema: &'a Schema,
+    gold_plan: &'a QueryPlan,
+    pred_plan: Option<&'a QueryPlan>,
+    /// Both queries' literals, for the value variants.
+    literals: &'a [String],
+    /// How the gold's rows compare, and whether it orders by keys it does not output.
+    base_order: RowOrder,
+    hidden_keys: bool,
+    width: usize,
+    /// Generated databases (variants not counted) both queries ran on.
+    tried: usize,
+    /// Generated databases SQLite rejected.
+    invalid: usize,
+    ties: usize,
+    any_rows: bool,
+    gold_failure: Option<String>,
+    /// The strongest counterexample so far; the search stops at the first ordinary one.
+    best: Option<Counterexample>,
+}
+
+impl<'a> Checker<'a> {
+    fn new(
+        gold: &'a str,
+        pred: &'a str,
+        schema: &'a Schema,
+        gold_plan: &'a QueryPlan,
+        pred_plan: Option<&'a QueryPlan>,
+        literals: &'a [String],
+    ) -> Self {
+        Checker {
+            gold,
+            pred,
+            schema,
+            gold_plan,
+            pred_plan,
+            literals,
+            base_order: row_order(gold_plan),
+            hidden_keys: orders_by_hidden_keys(gold_plan),
+            width: gold_plan.root.output().len(),
+            tried: 0,
+            invalid: 0,
+            ties: 0,
+            any_rows: false,
+            gold_failure: None,
+            best: None,
+        }
+    }
+
+    /// The empty database, then the gold's generated databases, then the prediction's (each
+    /// suite kept in `suites`); Some when a database decides before the budget runs out.
+    fn search(
+        &mut self,
+        opts: &Options,
+        work: &Work,
+        (gold_texts, pred_texts): (&[String], &[String]),
+        suites: &mut Vec<Generated>,
+    ) -> Option<Verdict> {
+        // the empty database first: it costs nothing and catches predictions SQLite rejects
+        let empty = Generated {
+            instances: vec![super::search::Instance {
+                db: Database::default(),
+                covered: vec![],
+            }],
+            ..Generated::default()
+        };
+        if let Some(v) = self.suite(&empty) {
+            return Some(v);
+        }
+        // the gold's search may spend half the budget, so the prediction's gets the other half
+        // at least (a generation runs until its branches or its budget are exhausted)
+        let mut g = generate(
+            self.gold_plan,
+            self.schema,
+            opts,
+            work.until(work.limit() / 2),
+            pred_texts,
+        );
+        g.instances.remove(0); // the empty database was run already
+        if let Some(v) = self.suite(&g) {
+            return Some(v);
+        }
+        // keep the empty database in the count of generated ones
+        g.instances.insert(0, empty.instances[0].clone());
+        suites.push(g);
+        if let Some(pp) = self.pred_plan {
+            if !work.all().exhausted() {
+                let mut g = generate(pp, self.schema, opts, work.all(), gold_texts);
+                g.instances.remove(0); // the empty database was run already
+                if let Some(v) = self.suite(&g) {
+                    return Some(v);
+                }
+                suites.push(g);
+            }
+        }
+        None
+    }
+
+    /// Each generated database of `suite`, then its value variants (see variants.rs), made
+    /// only when the search gets that far.
+    fn suite(&mut self, suite: &Generated) -> Option<Verdict> {
+        let (schema, literals) = (self.schema, self.literals);
+        let candidates = suite.instances.iter().flat_map(|inst| {
+            let made = std::iter::once_with(|| variants(schema, &inst.db, literals)).flatten();
+            std::iter::once((true, Cow::Borrowed(&inst.db)))
+                .chain(made.map(|v| (false, Cow::Owned(v))))
+        });
+        for (generated, db) in candidates {
+            if let Some(v) = self.database(generated, &db) {
+                return Some(v);
+            }
+        }
+        None
+    }
+
+    /// Runs both queries on `db` (`generated`, or a variant) and records what it shows; Some
+    /// when it holds an ordinary counterexample.
+    fn database(&mut self, generated: bool, db: &Database) -> Option<Verdict> {
+        let Ok(conn) = open_database(self.schema, db) else {
+            self.invalid += usize::from(generated);
+            return None;
+        };
+        if !generated && !foreign_keys_hold(&conn, self.schema) {
+            return None;
+        }
+        let order = self.order(&conn);
+        let listed = order != self.base_order;
+        let c = compare_on(&conn, self.gold, self.pred, &order);
+        self.tried += usize::from(generated);
+        if c.gold_failed {
+            if let (true, Outcome::Error(e) | Outcome::Bound(e)) = (generated, &c.gold) {
+                self.gold_failure.get_or_insert_with(|| e.clone());
+            }
+            return None;
+        }
+        for o in [&c.gold, &c.pred] {
+            if let (true, Outcome::Rows(r)) = (generated, o) {
+                self.any_rows |= !r.is_empty();
+            }
+        }
+        if !c.differ {
+            return None;
+        }
+        if self.tie_at_cutoff(&conn, &c) {
+            self.ties += 1;
+            return None;
+        }
+        // re-check on a fresh copy before reporting
+        let again = open_database(self.schema, db)
+            .map(|conn| compare_on(&conn, self.gold, self.pred, &order));
+        if let Ok(again) = again {
+            if again.differ {
+                let found = strongest(self.schema, self.gold, self.pred, &order, listed, db, again);
+                if self
+                    .best
+                    .as_ref()
+                    .is_none_or(|b| found.evidence < b.evidence)
+                {
+                    self.best = Some(found);
+                }
+                if self.best.as_ref().map(|b| b.evidence) == Some(Evidence::Ordinary) {
+                    return self.best.take().map(|c| Verdict::Different(Box::new(c)));
+                }
+            }
+        }
+        None
+    }
+
+    /// ORDER BY keys the gold does not output: its rows compare as a list where both queries'
+    /// orders are determined (no two rows share their keys), else as the base order.
+    fn order(&self, conn: &rusqlite::Connection) -> RowOrder {
+        match self.pred_plan {
+            Some(pp)
+                if self.hidden_keys
+                    && order_determined(conn, self.gold_plan)
+                    && order_determined(conn, pp) =>
+            {
+                RowOrder::Sorted((0..self.width).collect())
+            }
+            _ => self.base_order.clone(),
+        }
+    }
+
+    /// A difference `c` that comes from tie-breaking: at a LIMIT cut-off either result depends
+    /// on it (when the row counts agree), and an inner tie may change how many rows come back.
+    fn tie_at_cutoff(&self, conn: &rusqlite::Connection, c: &Comparison) -> bool {
+        let cut = |q: Option<&QueryPlan>| q.map_or(Cutoff::Determined, |q| cutoff(conn, q));
+        let cuts = [cut(Some(self.gold_plan)), cut(self.pred_plan)];
+        if count_differs(c) {
+            cuts.contains(&Cutoff::Tie)
+        } else {
+            cuts.iter().any(|x| *x != Cutoff::Determined)
+        }
+    }
+
+    /// Why no verdict after every database was run without a difference (None: equivalent).
+    fn undecided(&self, gold_suite: &Generated) -> Option<String> {
+        if self.tried == 0 {
+            return Some(format!(
+                "no valid database was generated ({} rejected)",
+                self.invalid
+            ));
+        }
+        if let Some(e) = &self.gold_failure {
+            if !self.any_rows {
+                return Some(format!(
+                    "the gold query fails on the generated databases: {e}"
+                ));
+            }
+        }
+        if gold_suite.instances.len() <= 1 {
+            return Some(match (&gold_suite.stopped, gold_suite.exhausted) {
+                (Some(r), _) => r.clone(),
+                (None, true) => "work budget exhausted before a database was generated".into(),
+                (None, false) => "no database besides the empty one was generated".into(),
+            });
+        }
+        if !self.any_rows {
+            return Some("both queries return no rows on every generated database".into());
+        }
+        None
+    }
 }

@@ -41,11 +41,6 @@ impl DataType {
             DataType::Any => "ANY",
         }
     }
-
-    /// True for the numeric classes.
-    pub fn is_numeric(self) -> bool {
-        matches!(self, DataType::Integer | DataType::Real | DataType::Numeric)
-    }
 }
 
 /// Aggregate functions. `AnyValue` stands for SQLite's "bare column" in an aggregate query.

@@ -7,7 +7,7 @@ use super::columns::Columns;
 use super::expr::{literal_text, Expr, Op, SubqueryKind};
 use super::node::Plan;
 use super::QueryPlan;
-use crate::metrics::partial_match::{MatchTree, NodeKind};
+use crate::tree::node_match::{MatchTree, NodeKind};
 
 /// The RelPM tree of a plan, under a `Query` root shared by every plan (as ASTPM's trees are), so
 /// that plans whose top operators differ (`MAX(x)` against `ORDER BY x DESC LIMIT 1`) still compare

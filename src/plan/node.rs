@@ -349,11 +349,6 @@ impl Plan {
         }
     }
 
-    /// Number of operators in the subtree.
-    pub fn size(&self) -> usize {
-        1 + self.inputs().iter().map(|i| i.size()).sum::<usize>()
-    }
-
     /// A canonical one-line text of the subtree (used to order join inputs and compare plans).
     pub fn digest(&self, columns: &Columns) -> String {
         let mut s = format!("{}[", self.kind_name());

@@ -81,15 +81,15 @@ fn replay_core(function: &str, args: &[Arg]) -> Option<String> {
     };
     let sql = text(0).unwrap_or_default();
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match function {
-        "core:prepare" => drop(crate::prepare::PreparedQuery::build(sql)),
-        "core:plan" => drop(crate::plan::prepared::plan_with_inferred_schema(sql)),
+        "core:prepare" => drop(crate::query_tree::QueryTree::build(sql)),
+        "core:plan" => drop(crate::plan::cached::plan_with_inferred_schema(sql)),
         "core:schema" => drop(crate::schema::Schema::from_argument(sql)),
         "core:spider_hardness" => {
             let schema = text(1).and_then(|s| crate::schema::Schema::from_argument(s).ok());
             drop(crate::metrics::spider::hardness(sql, schema.as_ref()));
         }
         "core:graph" => {
-            let parsed = text(1).and_then(|s| crate::plan::prepared::schema_argument(s).ok());
+            let parsed = text(1).and_then(|s| crate::schema::schema_argument(s).ok());
             for model in [crate::gmn::Model::FuncEval, crate::gmn::Model::Hybrid] {
                 drop(crate::gmn::query_graph(sql, parsed.as_deref(), model));
             }

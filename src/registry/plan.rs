@@ -1,10 +1,11 @@
 //! Glue between the registry and the plan module: `sql_plan`, `sql_plan_error` and `relpm`.
 
-use super::partial::{alpha, beta};
+use super::node_match::{alpha, beta};
 use super::{Args, Output};
 use crate::error::Result;
 use crate::metrics::relpm::relpm as relpm_scores;
-use crate::plan::prepared::{prepare_plan, schema_argument, ParsedSchema, PreparedPlan};
+use crate::plan::cached::{cached_plan, CachedPlan};
+use crate::schema::{schema_argument, ParsedSchema};
 use std::sync::Arc;
 
 /// The parsed schema in argument `index` (NULL → inferred), errors naming the argument.
@@ -14,15 +15,15 @@ pub(super) fn schema(args: &Args<'_>, index: usize) -> Result<Option<Arc<ParsedS
         .transpose()
 }
 
-/// The prepared plan of argument 0 against the schema in argument 1.
-fn prepared(args: &Args<'_>) -> Result<Arc<PreparedPlan>> {
+/// The cached plan of argument 0 against the schema in argument 1.
+fn plan_of(args: &Args<'_>) -> Result<Arc<CachedPlan>> {
     let schema = schema(args, 1)?;
-    Ok(prepare_plan(args.text(0)?, schema.as_deref()))
+    Ok(cached_plan(args.text(0)?, schema.as_deref()))
 }
 
 /// `sql_plan(sql [, schema])`: the EXPLAIN text, NULL when the query cannot be planned.
 pub fn sql_plan(args: &Args<'_>) -> Result<Output> {
-    Ok(match &prepared(args)?.plan {
+    Ok(match &plan_of(args)?.plan {
         Ok(plan) => Output::Text(plan.explain()),
         Err(_) => Output::Null,
     })
@@ -30,9 +31,9 @@ pub fn sql_plan(args: &Args<'_>) -> Result<Output> {
 
 /// `sql_plan_error(sql [, schema])`: NULL when the query plans, otherwise why not.
 pub fn sql_plan_error(args: &Args<'_>) -> Result<Output> {
-    Ok(match &prepared(args)?.plan {
+    Ok(match &plan_of(args)?.plan {
         Ok(_) => Output::Null,
-        Err(e) => Output::Text(e.clone()),
+        Err(e) => Output::Text(e.to_string()),
     })
 }
 

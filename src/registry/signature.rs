@@ -156,18 +156,6 @@ impl<'a> Args<'a> {
         }
     }
 
-    /// An integer argument; NULL gives `None`.
-    pub fn opt_integer(&self, index: usize) -> Result<Option<i64>> {
-        match self.value(index) {
-            Value::Null => Ok(None),
-            Value::Integer(i) => Ok(Some(i)),
-            other => {
-                Err(self
-                    .argument_error(index, format!("must be INTEGER, got {}", other.type_name())))
-            }
-        }
-    }
-
     /// Re-labels an argument error raised deeper in the core so it names this function and argument.
     pub fn rename_error(&self, index: usize, error: Error) -> Error {
         match error {
@@ -295,11 +283,6 @@ impl TableFunction {
     /// Runs the function: arity check, NULL rule (NULL in a required argument gives no rows), caught panics.
     pub fn invoke(&self, values: &[Value<'_>], host: Host) -> Result<Vec<Vec<Output>>> {
         invoke_checked(self.name, self.params, values, host, Vec::new(), self.call)
-    }
-
-    /// Number of required parameters.
-    pub fn min_args(&self) -> usize {
-        self.params.iter().filter(|p| !p.optional).count()
     }
 
     /// `name(sql TEXT) -> TABLE(id INTEGER, ...)`.

@@ -2,10 +2,10 @@
 //! per-example evaluation cache that lets the exact and partial calls of one row share one evaluation.
 
 use super::{Args, Output};
-use crate::cache::TextCache;
+use crate::cache::NamedCache;
 use crate::error::{Error, Result};
 use crate::metrics::spider::{self as sp, ExampleEval, Hardness, Options, SpiderContext};
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 /// The prepared schema context for argument `index` (NULL → schema-less), errors naming the argument.
 fn context(args: &Args<'_>, index: usize) -> Result<Arc<SpiderContext>> {
@@ -42,15 +42,10 @@ fn hardness_key(ctx: &SpiderContext, opts: &Options, sql: &str) -> String {
 
 type Evaluated = Result<Option<ExampleEval>>;
 
-fn eval_cache() -> &'static TextCache<Evaluated> {
-    static CACHE: OnceLock<TextCache<Evaluated>> = OnceLock::new();
-    CACHE.get_or_init(|| TextCache::new(EVAL_CACHE_ENTRIES))
-}
-
-fn hardness_cache() -> &'static TextCache<Result<Option<Hardness>>> {
-    static CACHE: OnceLock<TextCache<Result<Option<Hardness>>>> = OnceLock::new();
-    CACHE.get_or_init(|| TextCache::new(EVAL_CACHE_ENTRIES))
-}
+static EVALUATIONS: NamedCache<Evaluated> =
+    NamedCache::new("spider_evaluations", EVAL_CACHE_ENTRIES);
+static HARDNESS: NamedCache<Result<Option<Hardness>>> =
+    NamedCache::new("spider_hardness", EVAL_CACHE_ENTRIES);
 
 /// Evaluates (gold, pred [, schema [, options]]) once per distinct example (cached, see
 /// [`EVAL_CACHE_ENTRIES`]); `Ok(None)` when the gold query does not parse.
@@ -58,7 +53,7 @@ fn evaluate(args: &Args<'_>) -> Result<Arc<Evaluated>> {
     let (ctx, opts) = (context(args, 2)?, options(args, 3)?);
     let (gold, pred) = (args.text(0)?, args.text(1)?);
     let key = example_key(&ctx, &opts, gold, pred);
-    Ok(eval_cache().get_or_insert_with(&key, || {
+    Ok(EVALUATIONS.get().get_or_insert_with(&key, || {
         let result = match sp::evaluate_with(&ctx, gold, pred, &opts) {
             Ok(e) => Ok(Some(e)),
             Err(Error::Parse(_)) => Ok(None),
@@ -68,7 +63,9 @@ fn evaluate(args: &Args<'_>) -> Result<Arc<Evaluated>> {
         // need not parse it again.
         if let Ok(e) = &result {
             let hardness = e.as_ref().map(|e| e.hardness);
-            hardness_cache().get_or_insert_with(&hardness_key(&ctx, &opts, gold), || Ok(hardness));
+            HARDNESS
+                .get()
+                .get_or_insert_with(&hardness_key(&ctx, &opts, gold), || Ok(hardness));
         }
         result
     }))
@@ -93,13 +90,15 @@ fn example(e: &Evaluated) -> Option<&ExampleEval> {
 pub fn hardness(args: &Args<'_>) -> Result<Output> {
     let (ctx, opts) = (context(args, 1)?, options(args, 2)?);
     let sql = args.text(0)?;
-    let entry = hardness_cache().get_or_insert_with(&hardness_key(&ctx, &opts, sql), || {
-        match sp::hardness_with(&ctx, sql, &opts) {
+    let entry = HARDNESS
+        .get()
+        .get_or_insert_with(&hardness_key(&ctx, &opts, sql), || match sp::hardness_with(
+            &ctx, sql, &opts,
+        ) {
             Ok(h) => Ok(Some(h)),
             Err(Error::Parse(_)) => Ok(None),
             Err(e) => Err(e),
-        }
-    });
+        });
     Ok(match entry.as_ref().clone()? {
         Some(h) => Output::Text(h.as_str().into()),
         None => Output::Null,

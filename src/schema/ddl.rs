@@ -24,7 +24,10 @@
 //! column, two primary keys, a key naming a column the table lacks, and text with no
 //! `CREATE TABLE` at all.
 
+mod error;
 mod split;
+
+pub use error::DdlError;
 
 use std::collections::HashSet;
 
@@ -79,29 +82,33 @@ fn snippet(text: &str) -> String {
     }
 }
 
-fn parse_with(dialect: &dyn Dialect, text: &str) -> std::result::Result<Statement, String> {
-    crate::parse::check_operator_chains(text)?;
+fn parse_with(dialect: &dyn Dialect, text: &str) -> std::result::Result<Statement, DdlError> {
+    crate::parse::check_operator_chains(text).map_err(|e| DdlError::Syntax(e.to_string()))?;
     let mut parser = Parser::new(dialect)
         .with_recursion_limit(crate::parse::RECURSION_LIMIT)
         .try_with_sql(text)
-        .map_err(|e| e.to_string())?;
-    let statement = parser.parse_statement().map_err(|e| e.to_string())?;
+        .map_err(|e| DdlError::Syntax(e.to_string()))?;
+    let statement = parser
+        .parse_statement()
+        .map_err(|e| DdlError::Syntax(e.to_string()))?;
     match parser.peek_token().token {
         Token::EOF | Token::SemiColon => Ok(statement),
-        t => Err(format!("unexpected '{t}' after the statement")),
+        t => Err(DdlError::Syntax(format!(
+            "unexpected '{t}' after the statement"
+        ))),
     }
 }
 
 /// Parses one `CREATE TABLE` statement: SQLite dialect, then the generic one.
-fn parse_create(text: &str) -> std::result::Result<CreateTable, String> {
+fn parse_create(text: &str) -> std::result::Result<CreateTable, DdlError> {
     let statement = parse_with(&SQLiteDialect {}, text)
         .or_else(|first| parse_with(&GenericDialect {}, text).map_err(|_| first))?;
     match statement {
         Statement::CreateTable(ct) => Ok(ct),
-        other => Err(format!(
+        other => Err(DdlError::Unsupported(format!(
             "is not a CREATE TABLE statement ({})",
             snippet(&other.to_string())
-        )),
+        ))),
     }
 }
 
@@ -148,18 +155,22 @@ impl Builder {
         Ok(())
     }
 
-    fn add_table(&mut self, ct: &CreateTable, text: &str) -> std::result::Result<(), String> {
-        let name = last_ident(&ct.name).ok_or("the table name is not an identifier")?;
+    fn add_table(&mut self, ct: &CreateTable, text: &str) -> std::result::Result<(), DdlError> {
+        let name = last_ident(&ct.name)
+            .ok_or_else(|| DdlError::Unsupported("the table name is not an identifier".into()))?;
         if ct.query.is_some() || ct.like.is_some() || ct.clone.is_some() {
-            return Err(
+            return Err(DdlError::Unsupported(
                 "CREATE TABLE ... AS/LIKE/CLONE is not supported; declare the columns".into(),
-            );
+            ));
         }
         if self.schema.table_index(&name.value).is_some() {
             if ct.if_not_exists {
                 return Ok(());
             }
-            return Err(format!("table '{}' is declared twice", name.value));
+            return Err(DdlError::Invalid(format!(
+                "table '{}' is declared twice",
+                name.value
+            )));
         }
         let t = self.schema.push_table(&name.value);
         let tokens = split::tokenize(text).unwrap_or_default();
@@ -169,16 +180,19 @@ impl Builder {
         let mut primary: Option<Vec<usize>> = None;
         let mut set_primary = |cols: Vec<usize>| match primary.replace(cols) {
             None => Ok(()),
-            Some(_) => Err(format!(
+            Some(_) => Err(DdlError::Invalid(format!(
                 "table '{}' has more than one primary key",
                 name.value
-            )),
+            ))),
         };
         let mut uniques: Vec<Vec<usize>> = Vec::new();
         let mut fks: Vec<(Vec<usize>, &ForeignKeyConstraint)> = Vec::new();
         for def in &ct.columns {
             if !seen.insert(def.name.value.to_lowercase()) {
-                return Err(format!("column '{}' is declared twice", def.name.value));
+                return Err(DdlError::Invalid(format!(
+                    "column '{}' is declared twice",
+                    def.name.value
+                )));
             }
             let ty = split::column_type(text, &tokens, &token_index, &lines, def.name.span.start)
                 .map(str::to_string)
@@ -197,21 +211,23 @@ impl Builder {
                 }
             }
         }
-        let resolve =
-            |schema: &Schema, names: &mut dyn Iterator<Item = Option<&str>>, what: &str| {
-                names
-                    .map(|n| {
-                        let n =
-                            n.ok_or_else(|| format!("{what} over an expression is not supported"))?;
-                        schema.column_index(t, n).ok_or_else(|| {
-                            format!(
-                                "{what} names column '{n}', which table '{}' does not have",
-                                name.value
-                            )
-                        })
+        let resolve = |schema: &Schema,
+                       names: &mut dyn Iterator<Item = Option<&str>>,
+                       what: &str| {
+            names
+                .map(|n| {
+                    let n = n.ok_or_else(|| {
+                        DdlError::Unsupported(format!("{what} over an expression is not supported"))
+                    })?;
+                    schema.column_index(t, n).ok_or_else(|| {
+                        DdlError::Invalid(format!(
+                            "{what} names column '{n}', which table '{}' does not have",
+                            name.value
+                        ))
                     })
-                    .collect::<std::result::Result<Vec<usize>, String>>()
-            };
+                })
+                .collect::<std::result::Result<Vec<usize>, DdlError>>()
+        };
         for constraint in &ct.constraints {
             match constraint {
                 TableConstraint::PrimaryKey(pk) => {

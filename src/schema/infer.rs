@@ -1,8 +1,21 @@
 //! Schema inference for schema-less calls: the tables the queries reference and, for each, the
 //! columns referenced through it; no types, no constraints.
 //!
-//! Callers infer over the gold and the predicted query together ([`Schema::infer_from`] with both
-//! statement lists), so that both queries of a pair see the same schema. The rules:
+//! **Policy** (the one rule every schema-less caller follows): the schema is inferred from the
+//! queries whose result is computed, and from nothing else.
+//!
+//! - A *plan* is of one query (`sql_plan`, `relpm`, the GMN graphs): it is inferred from that query
+//!   alone (`plan::cached::plan_with_inferred_schema`), so a query's plan, cached per text, is the
+//!   same whatever it is compared with (README: "`schema` NULL plans each query against the tables
+//!   and columns it references").
+//! - A *database* is for every query run on it (`sql_equivalent`, `sql_counterexample`,
+//!   `sql_similarity`'s verdict, `parseval_generate`): it is inferred from those queries together
+//!   ([`Schema::infer_for_queries`]), so that the gold and the predicted query of a pair see one schema.
+//!
+//! Unifying the two (inferring a pair's plans from both queries) would change `relpm` and GMN scores
+//! (an unqualified column lands on the table the other query names) and break the per-text plan cache.
+//!
+//! The rules:
 //!
 //! - **Tables**: every table named in a FROM clause or a join, in order of first appearance, with
 //!   the spelling of its first appearance (`name`) and lower case (`norm`); a schema-qualified name
@@ -54,6 +67,17 @@ impl Schema {
     /// ```
     pub fn infer(statements: &[Statement]) -> Schema {
         Schema::infer_from(statements)
+    }
+
+    /// The schema inferred from several query texts together (the policy for a database shared by
+    /// queries, module documentation); texts that do not parse add nothing.
+    pub fn infer_for_queries(queries: &[&str]) -> Schema {
+        let statements: Vec<_> = queries
+            .iter()
+            .filter_map(|q| crate::parse::parse_sql(q).ok())
+            .flatten()
+            .collect();
+        Schema::infer(&statements)
     }
 
     /// [`Schema::infer`] over any sequence of statements, e.g. `gold.iter().chain(&pred)`.

@@ -7,11 +7,14 @@
 //! - `[`: a JSON array of DDL strings, as BIRD's schema.json holds per database ([`bird`]);
 //! - anything else: DDL text, one or more `CREATE TABLE` statements separated by `;` ([`ddl`]).
 //!
-//! A NULL argument means schema-less: callers then use [`Schema::infer`] over the queries ([`infer`]).
+//! A NULL argument means schema-less: callers then infer one ([`infer`], whose documentation states
+//! the one policy: a plan from its own query, a generated database from all the queries run on it).
 //!
-//! Files: `model` (the types and lookups), [`affinity`] (SQLite's type affinity), one file per source.
+//! Files: `model` (the types and lookups), [`affinity`] (SQLite's type affinity), one file per source,
+//! `argument` (a `schema` argument parsed once per distinct text: [`schema_argument`]).
 
 pub mod affinity;
+mod argument;
 pub mod bird;
 pub mod ddl;
 pub mod infer;
@@ -19,6 +22,7 @@ mod model;
 mod spider_json;
 
 pub use affinity::{affinity, Affinity};
+pub use argument::{schema_argument, ParsedSchema};
 pub use model::{Column, ForeignKey, Schema, Table};
 pub use spider_json::{load_tables_file, load_tables_text};
 

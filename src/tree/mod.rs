@@ -1,6 +1,7 @@
-//! Labelled ordered trees: the shape AST-TE compares, and the generic `Tree` trait the edit distance runs on.
+//! Labelled ordered trees: the shape AST-TE compares, the generic `Tree` trait the edit distance runs on, and NodeMatch (partial matching of two trees).
 
 pub mod from_ast;
+pub mod node_match;
 pub mod zhang_shasha;
 
 use serde_json::{json, Map, Value as Json};

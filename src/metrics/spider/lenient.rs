@@ -39,7 +39,7 @@ fn ident(t: &str) -> bool {
 }
 
 fn literal(t: &str) -> bool {
-    t.contains('"') || super::parser::py_float(t).is_some()
+    t.contains('"') || super::python::py_float(t).is_some()
 }
 
 fn simple_fixes(toks: &[String]) -> Vec<String> {

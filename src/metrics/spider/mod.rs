@@ -18,11 +18,13 @@
 
 pub mod ast;
 pub mod catalog;
+mod error;
 pub mod hardness;
 mod keywords;
 pub mod lenient;
 pub mod parser;
 pub mod partial;
+mod python;
 pub mod rebuild;
 pub mod tokenize;
 
@@ -31,10 +33,11 @@ use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 
-use crate::cache::TextCache;
+use crate::cache::NamedCache;
 use crate::error::{Error, Result};
 use crate::schema::Schema;
 
+pub use error::SpiderError;
 pub use hardness::Hardness;
 pub use partial::{partial_json, Component, ComponentScore};
 
@@ -159,7 +162,7 @@ thread_local! {
 
 /// The prepared context for a `schema` argument text (NULL → schema-less), cached by text.
 pub fn context_for(schema_text: Option<&str>) -> Result<Arc<SpiderContext>> {
-    static CACHE: OnceLock<TextCache<Result<Arc<SpiderContext>>>> = OnceLock::new();
+    static CACHE: NamedCache<Result<Arc<SpiderContext>>> = NamedCache::new("spider_contexts", 512);
     static OPEN: OnceLock<Arc<SpiderContext>> = OnceLock::new();
     let Some(text) = schema_text else {
         return Ok(OPEN
@@ -175,7 +178,7 @@ pub fn context_for(schema_text: Option<&str>) -> Result<Arc<SpiderContext>> {
     if let Some(ctx) = recent {
         return Ok(ctx);
     }
-    let cache = CACHE.get_or_init(|| TextCache::new(512));
+    let cache = CACHE.get();
     let entry = cache.get_or_insert_with(text, || {
         Schema::from_argument(text).map(|s| Arc::new(SpiderContext::new(Some(&s))))
     });
@@ -200,7 +203,7 @@ pub struct ExampleEval {
     /// The ten partial-match components, in [`Component::ALL`] order.
     pub partial: [ComponentScore; 10],
     /// The official parser's rejection of the prediction (then scored as the empty SQL).
-    pub pred_parse_error: Option<String>,
+    pub pred_parse_error: Option<SpiderError>,
 }
 
 impl ExampleEval {
@@ -214,7 +217,7 @@ fn parse_with<R: Resolver>(
     res: &mut R,
     sql: &str,
     opts: &Options,
-) -> std::result::Result<Sql, String> {
+) -> std::result::Result<Sql, SpiderError> {
     let toks = tokenize::tokenize(sql)?;
     parser::get_sql(res, &toks, opts.limit_rule())
 }
@@ -224,7 +227,7 @@ fn parse_pred<R: Resolver>(
     res: &mut R,
     sql: &str,
     opts: &Options,
-) -> std::result::Result<Sql, String> {
+) -> std::result::Result<Sql, SpiderError> {
     let first = parse_with(res, sql, opts);
     match first {
         Ok(s) => Ok(s),
@@ -237,7 +240,7 @@ fn parse_pred<R: Resolver>(
     }
 }
 
-fn gold_error(e: String) -> Error {
+fn gold_error(e: SpiderError) -> Error {
     Error::Parse(format!("gold query rejected by the Spider parser: {e}"))
 }
 
@@ -304,7 +307,7 @@ impl Resolver for FixedRef<'_> {
     }
 }
 
-type Parsed = (Sql, std::result::Result<Sql, String>);
+type Parsed = (Sql, std::result::Result<Sql, SpiderError>);
 
 fn parse_pair<R: Resolver>(res: &mut R, gold: &str, pred: &str, opts: &Options) -> Result<Parsed> {
     let g = parse_with(res, gold, opts).map_err(gold_error)?;
@@ -330,7 +333,7 @@ fn run<R: Resolver>(
 fn finish(
     cat: &Catalog,
     mut g: Sql,
-    p: std::result::Result<Sql, String>,
+    p: std::result::Result<Sql, SpiderError>,
     opts: &Options,
 ) -> Result<ExampleEval> {
     let hardness = hardness::of_sql(&g);

@@ -12,11 +12,13 @@ use std::collections::HashMap;
 
 use super::ast::*;
 use super::catalog::Resolver;
+use super::python::{py_float, py_int};
+use super::SpiderError::{self, Assertion};
 
 /// Deepest query nesting accepted (the original is bounded only by Python's recursion limit).
 pub const MAX_DEPTH: usize = 48;
 
-type PResult<T> = Result<T, String>;
+type PResult<T> = Result<T, SpiderError>;
 
 /// How LIMIT values are read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -30,41 +32,11 @@ pub enum LimitRule {
 fn at(toks: &[String], i: usize) -> PResult<&str> {
     toks.get(i)
         .map(String::as_str)
-        .ok_or_else(|| "list index out of range".to_string())
+        .ok_or(SpiderError::IndexOutOfRange)
 }
 
 fn is_join_kw(t: &str) -> bool {
     matches!(t, "join" | "on" | "as")
-}
-
-/// Python `float(text)` for the token shapes that matter.
-pub fn py_float(t: &str) -> Option<f64> {
-    if t.contains('_') {
-        let b: Vec<char> = t.chars().collect();
-        for (i, &c) in b.iter().enumerate() {
-            if c == '_' {
-                let ok = i > 0
-                    && i + 1 < b.len()
-                    && b[i - 1].is_ascii_digit()
-                    && b[i + 1].is_ascii_digit();
-                if !ok {
-                    return None;
-                }
-            }
-        }
-        return t.replace('_', "").parse().ok();
-    }
-    t.parse().ok()
-}
-
-fn py_int(t: &str) -> Option<i64> {
-    let s = if t.contains('_') {
-        py_float(t)?;
-        t.replace('_', "")
-    } else {
-        t.to_string()
-    };
-    s.parse().ok()
 }
 
 /// The parser state for one query text.
@@ -92,7 +64,7 @@ pub fn get_sql<R: Resolver>(res: &mut R, toks: &[String], limit: LimitRule) -> P
     }
     for k in aliases.keys() {
         if res.is_schema_table(k) {
-            return Err(format!("Alias {k} has the same name in table"));
+            return Err(Assertion(format!("Alias {k} has the same name in table")));
         }
     }
     let mut p = Parser {
@@ -114,7 +86,7 @@ impl<R: Resolver> Parser<'_, R> {
         if self.res.open() || self.res.is_schema_table(name) {
             return Ok(name.to_string());
         }
-        Err(format!("KeyError: {name}"))
+        Err(SpiderError::KeyError(name.to_string()))
     }
 
     fn parse_col(
@@ -130,17 +102,19 @@ impl<R: Resolver> Parser<'_, R> {
         if tok.contains('.') {
             let mut parts = tok.split('.');
             let (Some(alias), Some(col), None) = (parts.next(), parts.next(), parts.next()) else {
-                return Err(format!("ValueError: too many values to unpack: {tok}"));
+                return Err(SpiderError::TooManyValues(tok.to_string()));
             };
             let table = self.alias_target(alias)?;
             let id = self
                 .res
                 .qualified(&table, col)
-                .ok_or_else(|| format!("KeyError: {table}.{col}"))?;
+                .ok_or_else(|| SpiderError::KeyError(format!("{table}.{col}")))?;
             return Ok((start + 1, ColRef::Col(id)));
         }
         if dt.is_empty() {
-            return Err("Default tables should not be None or empty".into());
+            return Err(Assertion(
+                "Default tables should not be None or empty".into(),
+            ));
         }
         let tables: Vec<String> = dt
             .iter()
@@ -148,7 +122,7 @@ impl<R: Resolver> Parser<'_, R> {
             .collect::<PResult<_>>()?;
         match self.res.unqualified(&tables, tok) {
             Some(id) => Ok((start + 1, ColRef::Col(id))),
-            None => Err(format!("Error col: {tok}")),
+            None => Err(Assertion(format!("Error col: {tok}"))),
         }
     }
 
@@ -169,7 +143,7 @@ impl<R: Resolver> Parser<'_, R> {
         if let Some(agg) = Agg::from_token(at(toks, idx)?) {
             idx += 1;
             if !(idx < len && toks[idx] == "(") {
-                return Err("expected '(' after aggregate".into());
+                return Err(Assertion("expected '(' after aggregate".into()));
             }
             idx += 1;
             if at(toks, idx)? == "distinct" {
@@ -179,7 +153,7 @@ impl<R: Resolver> Parser<'_, R> {
             let (i, col) = self.parse_col(toks, idx, dt)?;
             idx = i;
             if !(idx < len && toks[idx] == ")") {
-                return Err("expected ')' after aggregate argument".into());
+                return Err(Assertion("expected ')' after aggregate argument".into()));
             }
             idx += 1;
             // as the original: an opening block parenthesis is not closed here
@@ -200,7 +174,7 @@ impl<R: Resolver> Parser<'_, R> {
         idx = i;
         if block {
             if at(toks, idx)? != ")" {
-                return Err("expected ')'".into());
+                return Err(Assertion("expected ')'".into()));
             }
             idx += 1;
         }
@@ -242,7 +216,7 @@ impl<R: Resolver> Parser<'_, R> {
         }
         if block {
             if at(toks, idx)? != ")" {
-                return Err("expected ')'".into());
+                return Err(Assertion("expected ')'".into()));
             }
             idx += 1;
         }
@@ -259,7 +233,7 @@ impl<R: Resolver> Parser<'_, R> {
         let id = self
             .res
             .table_id(&key)
-            .ok_or_else(|| format!("KeyError: {key}"))?;
+            .ok_or_else(|| SpiderError::KeyError(key.to_string()))?;
         Ok((idx, id, key))
     }
 
@@ -303,7 +277,7 @@ impl<R: Resolver> Parser<'_, R> {
         };
         if block {
             if at(toks, idx)? != ")" {
-                return Err("expected ')' after value".into());
+                return Err(Assertion("expected ')' after value".into()));
             }
             idx += 1;
         }
@@ -333,7 +307,7 @@ impl<R: Resolver> Parser<'_, R> {
                 None
             };
             let Some(op) = op else {
-                return Err(format!("Error condition: idx: {idx}"));
+                return Err(Assertion(format!("Error condition: idx: {idx}")));
             };
             idx += 1;
             let (val1, val2);
@@ -341,7 +315,7 @@ impl<R: Resolver> Parser<'_, R> {
                 let (i, v1) = self.parse_value(toks, idx, dt)?;
                 idx = i;
                 if at(toks, idx)? != "and" {
-                    return Err("expected 'and' in between".into());
+                    return Err(Assertion("expected 'and' in between".into()));
                 }
                 idx += 1;
                 let (i, v2) = self.parse_value(toks, idx, dt)?;
@@ -393,7 +367,7 @@ impl<R: Resolver> Parser<'_, R> {
         let len = toks.len();
         let mut idx = start;
         if at(toks, idx)? != "select" {
-            return Err("'select' not found".into());
+            return Err(Assertion("'select' not found".into()));
         }
         idx += 1;
         let mut distinct = false;
@@ -432,7 +406,7 @@ impl<R: Resolver> Parser<'_, R> {
     ) -> PResult<(usize, Vec<TableUnit>, Condition, Vec<String>)> {
         let len = toks.len();
         let Some(pos) = toks[start.min(len)..].iter().position(|t| t == "from") else {
-            return Err("'from' not found".into());
+            return Err(Assertion("'from' not found".into()));
         };
         let mut idx = start + pos + 1;
         let mut dt: Vec<String> = Vec::new();
@@ -469,7 +443,7 @@ impl<R: Resolver> Parser<'_, R> {
             }
             if block {
                 if at(toks, idx)? != ")" {
-                    return Err("expected ')' in from".into());
+                    return Err(Assertion("expected ')' in from".into()));
                 }
                 idx += 1;
             }
@@ -493,7 +467,7 @@ impl<R: Resolver> Parser<'_, R> {
     /// process_sql.py `parse_sql`.
     pub fn parse_sql(&mut self, toks: &[String], start: usize) -> PResult<(usize, Sql)> {
         if self.depth >= MAX_DEPTH {
-            return Err(format!("query nesting deeper than {MAX_DEPTH}"));
+            return Err(SpiderError::TooDeep);
         }
         self.depth += 1;
         let r = self.parse_sql_inner(toks, start);
@@ -525,7 +499,7 @@ impl<R: Resolver> Parser<'_, R> {
         if idx < len && toks[idx] == "group" {
             idx += 1;
             if at(toks, idx)? != "by" {
-                return Err("expected 'by' after 'group'".into());
+                return Err(Assertion("expected 'by' after 'group'".into()));
             }
             idx += 1;
             while idx < len && !(is_clause(&toks[idx]) || toks[idx] == ")" || toks[idx] == ";") {
@@ -547,7 +521,7 @@ impl<R: Resolver> Parser<'_, R> {
         if idx < len && toks[idx] == "order" {
             idx += 1;
             if at(toks, idx)? != "by" {
-                return Err("expected 'by' after 'order'".into());
+                return Err(Assertion("expected 'by' after 'order'".into()));
             }
             idx += 1;
             let mut ob = OrderBy {
@@ -580,14 +554,14 @@ impl<R: Resolver> Parser<'_, R> {
                 LimitRule::AlwaysOne => 1,
                 LimitRule::Int => {
                     let t = at(toks, idx - 1)?;
-                    py_int(t).ok_or_else(|| format!("invalid literal for int(): {t}"))?
+                    py_int(t).ok_or_else(|| SpiderError::NotAnInt(t.to_string()))?
                 }
             });
         }
         idx = Self::skip_semicolon(toks, idx);
         if block {
             if at(toks, idx)? != ")" {
-                return Err("expected ')' closing the query".into());
+                return Err(Assertion("expected ')' closing the query".into()));
             }
             idx += 1;
         }

@@ -157,7 +157,7 @@ pub fn word_tokenize(text: &str) -> Vec<String> {
 }
 
 /// process_sql.py `tokenize`: Err when the quotes are unbalanced (the official `assert`).
-pub fn tokenize(sql: &str) -> Result<Vec<String>, String> {
+pub fn tokenize(sql: &str) -> Result<Vec<String>, super::SpiderError> {
     let chars: Vec<char> = sql
         .chars()
         .map(|c| if c == '\'' { '"' } else { c })
@@ -169,7 +169,7 @@ pub fn tokenize(sql: &str) -> Result<Vec<String>, String> {
         .map(|(i, _)| i)
         .collect();
     if !quotes.len().is_multiple_of(2) {
-        return Err("Unexpected quote".into());
+        return Err(super::SpiderError::UnbalancedQuotes);
     }
     let mut text = String::with_capacity(sql.len() + 16);
     let mut values: Vec<(String, String)> = Vec::with_capacity(quotes.len() / 2);

@@ -1,7 +1,7 @@
 //! GROUP BY and aggregate calls: a pre-projection for computed keys and arguments, the Aggregate
 //! operator, and the rewrite of SELECT/HAVING/ORDER BY expressions onto its outputs.
 
-use super::{BuildResult, Builder};
+use super::{BuildResult, Builder, PlanError};
 use crate::plan::columns::ColumnId;
 use crate::plan::expr::{AggFunc, Expr, Op};
 use crate::plan::node::{AggCall, Aggregate, Plan, Project};
@@ -43,7 +43,9 @@ impl Builder<'_> {
         targets: Vec<&mut Expr>,
     ) -> BuildResult<Plan> {
         if group.iter().any(Expr::has_aggregate) {
-            return Err("aggregate functions are not allowed in GROUP BY".into());
+            return Err(PlanError::Invalid(
+                "aggregate functions are not allowed in GROUP BY".into(),
+            ));
         }
         let available = input.output();
         let mut group_exprs: Vec<Expr> = Vec::new();

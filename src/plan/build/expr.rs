@@ -1,6 +1,6 @@
 //! AST expressions → plan expressions, resolving names in a scope (select-list aliases last).
 
-use super::{deeper, BuildResult, Builder, Scope};
+use super::{deeper, BuildResult, Builder, PlanError, Scope};
 use crate::plan::expr::{AggFunc, Expr, Literal, Op, Subquery, SubqueryKind};
 use sqlparser::ast::{
     self, BinaryOperator, CastKind, DuplicateTreatment, FunctionArg, FunctionArgExpr,
@@ -27,7 +27,7 @@ pub fn number(text: &str) -> BuildResult<Literal> {
     }
     text.parse::<f64>()
         .map(Literal::Real)
-        .map_err(|_| format!("bad number {text}"))
+        .map_err(|_| PlanError::Invalid(format!("bad number {text}")))
 }
 
 fn binary_op(op: &BinaryOperator) -> Option<Op> {
@@ -86,7 +86,7 @@ impl Builder<'_> {
             ast::Expr::CompoundIdentifier(ids) => {
                 let n = ids.len();
                 if n < 2 {
-                    return Err("empty identifier".into());
+                    return Err(PlanError::Invalid("empty identifier".into()));
                 }
                 let q = ids[n - 2].value.to_lowercase();
                 let c = ids[n - 1].value.to_lowercase();
@@ -102,10 +102,15 @@ impl Builder<'_> {
                 }
                 Value::Boolean(b) => Literal::Boolean(*b),
                 Value::Null => Literal::Null,
-                other => return Err(format!("unsupported literal {other}")),
+                other => {
+                    return Err(PlanError::Unsupported(format!(
+                        "unsupported literal {other}"
+                    )))
+                }
             }),
             ast::Expr::BinaryOp { left, op, right } => {
-                let op = binary_op(op).ok_or_else(|| format!("unsupported operator {op}"))?;
+                let op = binary_op(op)
+                    .ok_or_else(|| PlanError::Unsupported(format!("unsupported operator {op}")))?;
                 let args = self.exprs(&[left, right], scope, aliases)?;
                 match op {
                     Op::And => Expr::and(Expr::flattened(&Op::And, args)),
@@ -125,7 +130,11 @@ impl Builder<'_> {
                         x => Expr::call(Op::Negate, vec![x]),
                     },
                     UnaryOperator::Plus => x,
-                    other => return Err(format!("unsupported operator {other}")),
+                    other => {
+                        return Err(PlanError::Unsupported(format!(
+                            "unsupported operator {other}"
+                        )))
+                    }
                 }
             }
             ast::Expr::IsNull(x) => Expr::call(Op::IsNull, vec![self.expr(x, scope, aliases)?]),
@@ -224,7 +233,7 @@ impl Builder<'_> {
                 ..
             } => {
                 if !matches!(kind, CastKind::Cast | CastKind::DoubleColon) {
-                    return Err(format!("unsupported cast {kind:?}"));
+                    return Err(PlanError::Unsupported(format!("unsupported cast {kind:?}")));
                 }
                 let x = self.expr(expr, scope, aliases)?;
                 Expr::call(Op::Cast(data_type.to_string().to_lowercase()), vec![x])
@@ -266,7 +275,9 @@ impl Builder<'_> {
                 let operand = self.expr(expr, scope, aliases)?;
                 let plan = self.query(subquery, Some(scope))?;
                 if plan.output().len() != 1 {
-                    return Err("IN subquery must return one column".into());
+                    return Err(PlanError::Invalid(
+                        "IN subquery must return one column".into(),
+                    ));
                 }
                 negate(
                     *negated,
@@ -280,7 +291,9 @@ impl Builder<'_> {
             ast::Expr::Subquery(q) => {
                 let plan = self.query(q, Some(scope))?;
                 if plan.output().len() != 1 {
-                    return Err("scalar subquery must return one column".into());
+                    return Err(PlanError::Invalid(
+                        "scalar subquery must return one column".into(),
+                    ));
                 }
                 Expr::Subquery(Box::new(Subquery {
                     kind: SubqueryKind::Scalar,
@@ -290,7 +303,9 @@ impl Builder<'_> {
             }
             other => {
                 let text: String = other.to_string().chars().take(40).collect();
-                return Err(format!("unsupported expression: {text}"));
+                return Err(PlanError::Unsupported(format!(
+                    "unsupported expression: {text}"
+                )));
             }
         })
     }
@@ -315,10 +330,10 @@ impl Builder<'_> {
                 return Ok(Expr::Literal(Literal::Text(id.value.clone())));
             }
         }
-        Err(match qualifier {
+        Err(PlanError::Invalid(match qualifier {
             Some(q) => format!("no such column: {q}.{}", id.value),
             None => format!("no such column: {}", id.value),
-        })
+        }))
     }
 
     fn function(
@@ -329,17 +344,21 @@ impl Builder<'_> {
     ) -> BuildResult<Expr> {
         let name = super::from::object_name_last(&f.name);
         if f.over.is_some() {
-            return Err(format!("window function {name}() is not supported"));
+            return Err(PlanError::Unsupported(format!(
+                "window function {name}() is not supported"
+            )));
         }
         if f.filter.is_some() || !f.within_group.is_empty() {
-            return Err(format!(
+            return Err(PlanError::Unsupported(format!(
                 "{name}() with FILTER/WITHIN GROUP is not supported"
-            ));
+            )));
         }
         let (distinct, raw_args, star) = match &f.args {
             FunctionArguments::None => (false, vec![], false),
             FunctionArguments::Subquery(_) => {
-                return Err(format!("{name}() over a subquery is not supported"))
+                return Err(PlanError::Unsupported(format!(
+                    "{name}() over a subquery is not supported"
+                )))
             }
             FunctionArguments::List(list) => {
                 let distinct = list.duplicate_treatment == Some(DuplicateTreatment::Distinct);
@@ -368,10 +387,10 @@ impl Builder<'_> {
         match aggregate {
             Some(func) => {
                 if star && func != AggFunc::Count {
-                    return Err(format!("{name}(*) is not valid"));
+                    return Err(PlanError::Invalid(format!("{name}(*) is not valid")));
                 }
                 if args.iter().any(Expr::has_aggregate) {
-                    return Err(format!("aggregate inside {name}()"));
+                    return Err(PlanError::Invalid(format!("aggregate inside {name}()")));
                 }
                 if func == AggFunc::Count && star {
                     args.clear();
@@ -380,7 +399,7 @@ impl Builder<'_> {
             }
             None => {
                 if star {
-                    return Err(format!("{name}(*) is not valid"));
+                    return Err(PlanError::Invalid(format!("{name}(*) is not valid")));
                 }
                 let op = match name.as_str() {
                     "substring" => Op::Function("substr".into()),

@@ -1,6 +1,6 @@
 //! The FROM clause: tables, derived tables, CTE references and joins, with the scope they define.
 
-use super::{deeper, BuildResult, Builder, Relation, Scope};
+use super::{deeper, BuildResult, Builder, PlanError, Relation, Scope};
 use crate::plan::columns::{ColumnId, ColumnMeta};
 use crate::plan::expr::{DataType, Expr, Op};
 use crate::plan::node::{Join, JoinKind, Plan, TableScan, Values};
@@ -54,10 +54,10 @@ impl Builder<'_> {
 
     fn table_with_joins(&mut self, twj: &TableWithJoins, scope: &mut Scope) -> BuildResult<Plan> {
         if scope.relations.len() + 1 + twj.joins.len() > super::MAX_JOIN_TABLES {
-            return Err(format!(
+            return Err(PlanError::Limit(format!(
                 "at most {} tables in a join",
                 super::MAX_JOIN_TABLES
-            ));
+            )));
         }
         let mut plan = self.table_factor(&twj.relation, scope)?;
         for join in &twj.joins {
@@ -72,10 +72,12 @@ impl Builder<'_> {
                 JoinOperator::LeftSemi(c) | JoinOperator::Semi(c) => (JoinKind::Semi, Some(c)),
                 JoinOperator::LeftAnti(c) | JoinOperator::Anti(c) => (JoinKind::Anti, Some(c)),
                 other => {
-                    return Err(format!("unsupported join: {other:?}")
-                        .chars()
-                        .take(60)
-                        .collect())
+                    return Err(PlanError::Unsupported(
+                        format!("unsupported join: {other:?}")
+                            .chars()
+                            .take(60)
+                            .collect(),
+                    ))
                 }
             };
             let condition = match constraint {
@@ -119,10 +121,12 @@ impl Builder<'_> {
         let mut terms = Vec::new();
         for name in names {
             let find = |rels: &[Relation]| rels.iter().find_map(|r| r.column(name));
-            let l = find(&scope.relations[..split])
-                .ok_or_else(|| format!("USING column {name} not found on the left"))?;
-            let r = find(&scope.relations[split..])
-                .ok_or_else(|| format!("USING column {name} not found on the right"))?;
+            let l = find(&scope.relations[..split]).ok_or_else(|| {
+                PlanError::Invalid(format!("USING column {name} not found on the left"))
+            })?;
+            let r = find(&scope.relations[split..]).ok_or_else(|| {
+                PlanError::Invalid(format!("USING column {name} not found on the right"))
+            })?;
             terms.push(Expr::call(Op::Eq, vec![Expr::Column(l), Expr::Column(r)]));
             for rel in &mut scope.relations[split..] {
                 if rel.column(name) == Some(r) {
@@ -140,7 +144,9 @@ impl Builder<'_> {
                     name, alias, args, ..
                 } => {
                     if args.is_some() {
-                        return Err("table-valued functions are not supported".into());
+                        return Err(PlanError::Unsupported(
+                            "table-valued functions are not supported".into(),
+                        ));
                     }
                     let table = object_name_last(name);
                     let rel_name = alias
@@ -178,14 +184,16 @@ impl Builder<'_> {
                     alias,
                 } => {
                     if alias.is_some() {
-                        return Err("aliased parenthesized joins are not supported".into());
+                        return Err(PlanError::Unsupported(
+                            "aliased parenthesized joins are not supported".into(),
+                        ));
                     }
                     self.table_with_joins(table_with_joins, scope)
                 }
-                other => Err(format!(
+                other => Err(PlanError::Unsupported(format!(
                     "unsupported FROM item: {}",
                     other.to_string().chars().take(40).collect::<String>()
-                )),
+                ))),
             }
         })
     }
@@ -195,7 +203,7 @@ impl Builder<'_> {
         let t = self
             .schema
             .table_index(table)
-            .ok_or_else(|| format!("no such table: {table}"))?;
+            .ok_or_else(|| PlanError::Invalid(format!("no such table: {table}")))?;
         let table_name = self.schema.tables[t].name.clone();
         let mut ids: Vec<ColumnId> = Vec::new();
         let cols: Vec<_> = self.schema.tables[t]

@@ -13,6 +13,7 @@ pub use scope::{Relation, Scope};
 use super::columns::{ColumnId, Columns};
 use super::expr::{Expr, Literal};
 use super::node::{Plan, SetKind, SetOp, Sort, SortKey, Values};
+pub use super::PlanError;
 use crate::schema::Schema;
 use sqlparser::ast::{
     LimitClause, OrderByExpr, OrderByKind, Query, SetExpr, SetOperator, SetQuantifier, Statement,
@@ -30,9 +31,8 @@ pub const MAX_LIST_TERMS: usize = 2_000;
 /// Largest number of columns one plan may define (bounds `*` over wide self-joins).
 pub const MAX_PLAN_COLUMNS: usize = 20_000;
 
-/// Why a query could not be planned.
-pub type BuildError = String;
-pub type BuildResult<T> = Result<T, BuildError>;
+/// A step of planning, or why the query could not be planned.
+pub type BuildResult<T> = Result<T, PlanError>;
 
 /// Builds plans against one schema, owning the column arena.
 pub struct Builder<'a> {
@@ -51,7 +51,9 @@ macro_rules! deeper {
         $b.depth += 1;
         if $b.depth > $crate::plan::build::MAX_BUILD_DEPTH {
             $b.depth -= 1;
-            return Err("query nests too deeply to plan".to_string());
+            return Err($crate::plan::PlanError::Limit(
+                "query nests too deeply to plan".to_string(),
+            ));
         }
         let r = $body;
         $b.depth -= 1;
@@ -79,7 +81,9 @@ impl<'a> Builder<'a> {
             other => {
                 let text = other.to_string();
                 let kind = text.split_whitespace().next().unwrap_or("statement");
-                Err(format!("only queries can be planned, not {kind}"))
+                Err(PlanError::Unsupported(format!(
+                    "only queries can be planned, not {kind}"
+                )))
             }
         }
     }
@@ -87,9 +91,9 @@ impl<'a> Builder<'a> {
     /// Checks the column budget.
     fn check_columns(&self) -> BuildResult<()> {
         if self.columns.len() > MAX_PLAN_COLUMNS {
-            Err(format!(
+            Err(PlanError::Limit(format!(
                 "query defines more than {MAX_PLAN_COLUMNS} columns"
-            ))
+            )))
         } else {
             Ok(())
         }
@@ -108,7 +112,9 @@ impl<'a> Builder<'a> {
     fn push_ctes(&mut self, q: &Query) -> BuildResult<usize> {
         let Some(with) = &q.with else { return Ok(0) };
         if with.recursive {
-            return Err("recursive common table expressions are not supported".into());
+            return Err(PlanError::Unsupported(
+                "recursive common table expressions are not supported".into(),
+            ));
         }
         for cte in &with.cte_tables {
             let mut body = (*cte.query).clone();
@@ -141,7 +147,10 @@ impl<'a> Builder<'a> {
         outer: Option<&Scope>,
     ) -> BuildResult<Plan> {
         if self.expanding.contains(&index) {
-            return Err(format!("circular reference: {}", self.ctes[index].0));
+            return Err(PlanError::Invalid(format!(
+                "circular reference: {}",
+                self.ctes[index].0
+            )));
         }
         self.expanding.push(index);
         let plan = self.query(q, outer);
@@ -153,7 +162,11 @@ impl<'a> Builder<'a> {
         let (limit, offset) = limit_offset(q)?;
         let order: Vec<OrderByExpr> = match q.order_by.as_ref().map(|o| &o.kind) {
             Some(OrderByKind::Expressions(items)) => items.clone(),
-            Some(OrderByKind::All(_)) => return Err("ORDER BY ALL is not supported".into()),
+            Some(OrderByKind::All(_)) => {
+                return Err(PlanError::Unsupported(
+                    "ORDER BY ALL is not supported".into(),
+                ))
+            }
             None => Vec::new(),
         };
         match &*q.body {
@@ -190,17 +203,19 @@ impl<'a> Builder<'a> {
                         set_quantifier,
                         SetQuantifier::All | SetQuantifier::Distinct | SetQuantifier::None
                     ) {
-                        return Err(format!("{set_quantifier} set operations are not supported"));
+                        return Err(PlanError::Unsupported(format!(
+                            "{set_quantifier} set operations are not supported"
+                        )));
                     }
                     let l = self.set_expr(left, outer)?;
                     let r = self.set_expr(right, outer)?;
                     self.set_op(kind, all, l, r)
                 }
                 SetExpr::Values(v) => self.values(v, outer),
-                other => Err(format!(
+                other => Err(PlanError::Unsupported(format!(
                     "unsupported query body: {}",
                     other.to_string().chars().take(40).collect::<String>()
-                )),
+                ))),
             }
         })
     }
@@ -208,12 +223,12 @@ impl<'a> Builder<'a> {
     fn set_op(&mut self, kind: SetKind, all: bool, l: Plan, r: Plan) -> BuildResult<Plan> {
         let (lo, ro) = (l.output(), r.output());
         if lo.len() != ro.len() {
-            return Err(format!(
+            return Err(PlanError::Invalid(format!(
                 "{} inputs have {} and {} columns",
                 kind.name().to_uppercase(),
                 lo.len(),
                 ro.len()
-            ));
+            )));
         }
         let columns = lo
             .iter()
@@ -257,7 +272,9 @@ impl<'a> Builder<'a> {
         }
         let width = rows.first().map_or(0, Vec::len);
         if rows.iter().any(|r| r.len() != width) {
-            return Err("VALUES rows have different lengths".into());
+            return Err(PlanError::Invalid(
+                "VALUES rows have different lengths".into(),
+            ));
         }
         let columns = (0..width)
             .map(|i| {
@@ -286,20 +303,33 @@ impl<'a> Builder<'a> {
             let column = match &item.expr {
                 sqlparser::ast::Expr::Value(v) => match &v.value {
                     sqlparser::ast::Value::Number(n, _) => {
-                        let k: usize = n.parse().map_err(|_| format!("bad ORDER BY term {n}"))?;
-                        *output
-                            .get(k.wrapping_sub(1))
-                            .ok_or_else(|| format!("ORDER BY term {k} out of range"))?
+                        let k: usize = n
+                            .parse()
+                            .map_err(|_| PlanError::Invalid(format!("bad ORDER BY term {n}")))?;
+                        *output.get(k.wrapping_sub(1)).ok_or_else(|| {
+                            PlanError::Invalid(format!("ORDER BY term {k} out of range"))
+                        })?
                     }
-                    _ => return Err("ORDER BY a constant is not supported here".into()),
+                    _ => {
+                        return Err(PlanError::Unsupported(
+                            "ORDER BY a constant is not supported here".into(),
+                        ))
+                    }
                 },
                 e => {
-                    let name = expr::last_identifier(e)
-                        .ok_or("ORDER BY of a compound query must name an output column")?;
+                    let name = expr::last_identifier(e).ok_or_else(|| {
+                        PlanError::Invalid(
+                            "ORDER BY of a compound query must name an output column".into(),
+                        )
+                    })?;
                     *output
                         .iter()
                         .find(|c| self.columns.name(**c).eq_ignore_ascii_case(&name))
-                        .ok_or_else(|| format!("ORDER BY term {name} is not an output column"))?
+                        .ok_or_else(|| {
+                            PlanError::Invalid(format!(
+                                "ORDER BY term {name} is not an output column"
+                            ))
+                        })?
                 }
             };
             keys.push(sort_key(column, item));
@@ -331,10 +361,12 @@ fn limit_offset(q: &Query) -> BuildResult<(Option<Expr>, Option<Expr>)> {
                 sqlparser::ast::Value::Number(n, _) => n
                     .parse::<i64>()
                     .map(|i| Expr::Literal(Literal::Integer(i)))
-                    .map_err(|_| format!("LIMIT/OFFSET {n} is not an integer")),
-                _ => Err("LIMIT/OFFSET must be an integer".into()),
+                    .map_err(|_| PlanError::Invalid(format!("LIMIT/OFFSET {n} is not an integer"))),
+                _ => Err(PlanError::Invalid("LIMIT/OFFSET must be an integer".into())),
             },
-            _ => Err("LIMIT/OFFSET expressions are not supported".into()),
+            _ => Err(PlanError::Unsupported(
+                "LIMIT/OFFSET expressions are not supported".into(),
+            )),
         }
     };
     let (limit, offset) = match &q.limit_clause {
@@ -351,10 +383,12 @@ fn limit_offset(q: &Query) -> BuildResult<(Option<Expr>, Option<Expr>)> {
     // default dialect) is LIMIT m (1 without a count)
     match &q.fetch {
         None => Ok((limit, offset)),
-        Some(_) if limit.is_some() => Err("LIMIT together with FETCH is not supported".into()),
-        Some(f) if f.with_ties || f.percent => {
-            Err("FETCH ... PERCENT or WITH TIES is not supported".into())
-        }
+        Some(_) if limit.is_some() => Err(PlanError::Unsupported(
+            "LIMIT together with FETCH is not supported".into(),
+        )),
+        Some(f) if f.with_ties || f.percent => Err(PlanError::Unsupported(
+            "FETCH ... PERCENT or WITH TIES is not supported".into(),
+        )),
         Some(f) => {
             let count = match &f.quantity {
                 Some(e) => constant(e)?,
@@ -378,9 +412,11 @@ fn rename_outputs(
             .collect::<Vec<_>>()
             .join(", ")
     );
-    let parsed = crate::parse::parse_sql(&sql).map_err(|e| e.to_string())?;
+    let parsed = crate::parse::parse_sql(&sql).map_err(|e| PlanError::Parse(e.to_string()))?;
     match parsed.into_iter().next() {
         Some(Statement::Query(q)) => Ok(*q),
-        _ => Err("could not rename CTE columns".into()),
+        _ => Err(PlanError::Unsupported(
+            "could not rename CTE columns".into(),
+        )),
     }
 }

@@ -78,11 +78,6 @@ impl<'s> Scope<'s> {
         }
     }
 
-    /// True when a relation named `name` is visible at this level.
-    pub fn has_relation(&self, name: &str) -> bool {
-        self.relations.iter().any(|r| r.name == name)
-    }
-
     /// The columns `*` expands to (every relation, merged columns once).
     pub fn star(&self) -> Vec<(String, ColumnId)> {
         self.relations

@@ -2,7 +2,7 @@
 //! ORDER BY and LIMIT, in that order.
 
 use super::expr::{last_identifier, Alias};
-use super::{sort_key, BuildResult, Builder, Scope};
+use super::{sort_key, BuildResult, Builder, PlanError, Scope};
 use crate::plan::columns::ColumnId;
 use crate::plan::expr::{Expr, Literal};
 use crate::plan::node::{Aggregate, Filter, Plan, Project, Sort, SortKey};
@@ -43,18 +43,24 @@ impl Builder<'_> {
             .iter()
             .any(|&n| n > super::MAX_LIST_TERMS)
         {
-            return Err(format!(
+            return Err(PlanError::Limit(format!(
                 "at most {} terms in a select list, GROUP BY or ORDER BY",
                 super::MAX_LIST_TERMS
-            ));
+            )));
         }
         let distinct = match &s.distinct {
             None | Some(Distinct::All) => false,
             Some(Distinct::Distinct) => true,
-            Some(Distinct::On(_)) => return Err("DISTINCT ON is not supported".into()),
+            Some(Distinct::On(_)) => {
+                return Err(PlanError::Unsupported(
+                    "DISTINCT ON is not supported".into(),
+                ))
+            }
         };
         if s.top.is_some() || s.into.is_some() || s.qualify.is_some() {
-            return Err("TOP, INTO and QUALIFY are not supported".into());
+            return Err(PlanError::Unsupported(
+                "TOP, INTO and QUALIFY are not supported".into(),
+            ));
         }
         let mut scope = Scope::nested(outer);
         let mut plan = self.plan_from(&s.from, &mut scope)?;
@@ -71,7 +77,9 @@ impl Builder<'_> {
         if let Some(w) = &s.selection {
             let condition = self.expr(w, &scope, &aliases)?;
             if condition.has_aggregate() {
-                return Err("aggregate functions are not allowed in WHERE".into());
+                return Err(PlanError::Invalid(
+                    "aggregate functions are not allowed in WHERE".into(),
+                ));
             }
             plan = Plan::Filter(Filter {
                 input: Box::new(plan),
@@ -82,7 +90,9 @@ impl Builder<'_> {
         let group: Vec<Expr> = match &s.group_by {
             GroupByExpr::Expressions(exprs, modifiers) => {
                 if !modifiers.is_empty() {
-                    return Err("GROUP BY modifiers are not supported".into());
+                    return Err(PlanError::Unsupported(
+                        "GROUP BY modifiers are not supported".into(),
+                    ));
                 }
                 let mut out = Vec::new();
                 for e in exprs {
@@ -90,13 +100,19 @@ impl Builder<'_> {
                         Some(k) => items
                             .get(k.wrapping_sub(1))
                             .map(|i| i.expr.clone())
-                            .ok_or_else(|| format!("GROUP BY term {k} out of range"))?,
+                            .ok_or_else(|| {
+                                PlanError::Invalid(format!("GROUP BY term {k} out of range"))
+                            })?,
                         None => self.expr(e, &scope, &aliases)?,
                     });
                 }
                 out
             }
-            GroupByExpr::All(_) => return Err("GROUP BY ALL is not supported".into()),
+            GroupByExpr::All(_) => {
+                return Err(PlanError::Unsupported(
+                    "GROUP BY ALL is not supported".into(),
+                ))
+            }
         };
         let mut having = match &s.having {
             Some(h) => Some(self.expr(h, &scope, &aliases)?),
@@ -243,7 +259,9 @@ impl Builder<'_> {
                     });
                 }
                 SelectItem::ExprWithAliases { .. } => {
-                    return Err("multiple aliases for one expression are not supported".into())
+                    return Err(PlanError::Unsupported(
+                        "multiple aliases for one expression are not supported".into(),
+                    ))
                 }
                 SelectItem::Wildcard(_) => {
                     for (_, id) in scope.star() {
@@ -256,12 +274,14 @@ impl Builder<'_> {
                             super::from::object_name_last(n)
                         }
                         SelectItemQualifiedWildcardKind::Expr(_) => {
-                            return Err("unsupported qualified wildcard".into())
+                            return Err(PlanError::Unsupported(
+                                "unsupported qualified wildcard".into(),
+                            ))
                         }
                     };
                     let cols = scope
                         .qualified_star(&name)
-                        .ok_or_else(|| format!("no such table: {name}"))?;
+                        .ok_or_else(|| PlanError::Invalid(format!("no such table: {name}")))?;
                     for (_, id) in cols {
                         items.push(self.column_item(id));
                     }
@@ -269,7 +289,7 @@ impl Builder<'_> {
             }
         }
         if items.is_empty() {
-            return Err("the select list is empty".into());
+            return Err(PlanError::Invalid("the select list is empty".into()));
         }
         Ok(items)
     }
@@ -295,7 +315,9 @@ impl Builder<'_> {
             return if k >= 1 && k <= items.len() {
                 Ok(OrderTerm::Output(k - 1))
             } else {
-                Err(format!("ORDER BY term {k} out of range"))
+                Err(PlanError::Invalid(format!(
+                    "ORDER BY term {k} out of range"
+                )))
             };
         }
         if let ast::Expr::Identifier(id) = e {
@@ -309,7 +331,9 @@ impl Builder<'_> {
         }
         let x = self.expr(e, scope, aliases)?;
         if let Expr::Literal(_) = x {
-            return Err("ORDER BY a constant is not supported".into());
+            return Err(PlanError::Unsupported(
+                "ORDER BY a constant is not supported".into(),
+            ));
         }
         Ok(match items.iter().position(|it| it.expr == x) {
             Some(i) => OrderTerm::Output(i),

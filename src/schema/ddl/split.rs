@@ -8,6 +8,8 @@ use sqlparser::dialect::{Dialect, GenericDialect, SQLiteDialect};
 use sqlparser::keywords::Keyword;
 use sqlparser::tokenizer::{Location, Token, TokenWithSpan, Tokenizer};
 
+use super::DdlError;
+
 /// What a statement of DDL text is, from its first words.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
@@ -30,11 +32,11 @@ pub struct Piece<'a> {
 }
 
 /// Tokenizes `text`, SQLite dialect first and the generic one when SQLite's tokenizer rejects it.
-pub fn tokenize(text: &str) -> Result<Vec<TokenWithSpan>, String> {
+pub fn tokenize(text: &str) -> Result<Vec<TokenWithSpan>, DdlError> {
     let with = |d: &dyn Dialect| Tokenizer::new(d, text).tokenize_with_location();
     with(&SQLiteDialect {})
         .or_else(|first| with(&GenericDialect {}).map_err(|_| first))
-        .map_err(|e| e.to_string())
+        .map_err(|e| DdlError::Syntax(e.to_string()))
 }
 
 /// Turns token locations (1-based line, character column) into byte offsets in O(1).
@@ -141,7 +143,7 @@ fn is_trigger(words: &[Option<Keyword>]) -> bool {
 }
 
 /// Splits `text` into its non-empty statements (comment-only and empty ones are skipped).
-pub fn split<'a>(text: &'a str) -> Result<Vec<Piece<'a>>, String> {
+pub fn split<'a>(text: &'a str) -> Result<Vec<Piece<'a>>, DdlError> {
     let tokens = tokenize(text)?;
     let lines = Lines::new(text);
     let mut pieces = Vec::new();

@@ -1,4 +1,4 @@
-//! Unit and property tests of partial matching: hand-computed scores, a recursive reference, bounds.
+//! Unit and property tests of NodeMatch: hand-computed scores, a recursive reference, bounds.
 
 use super::*;
 use proptest::prelude::*;
@@ -61,7 +61,7 @@ fn select(column: &str) -> MatchTree {
 #[test]
 fn one_wrong_column_hand_computed() {
     // Projection: 0.5 + 0.5·0 = 0.5; From: 1; root: 0.5 + 0.5·(0.5 + 1)/2 = 0.875.
-    let s = partial_match(&select("a"), &select("b"), 0.5, 1.0).unwrap();
+    let s = match_scores(&select("a"), &select("b"), 0.5, 1.0).unwrap();
     assert!(close(s.precision, 0.875) && close(s.recall, 0.875) && close(s.f_beta, 0.875));
 }
 
@@ -69,14 +69,14 @@ fn one_wrong_column_hand_computed() {
 fn missing_column_is_a_recall_loss() {
     let gold = tree(&[("Project", None), ("a", Some(0)), ("b", Some(0))]);
     let pred = tree(&[("Project", None), ("a", Some(0))]);
-    let s = partial_match(&gold, &pred, 0.5, 1.0).unwrap();
+    let s = match_scores(&gold, &pred, 0.5, 1.0).unwrap();
     assert_eq!((s.precision, s.recall), (1.0, 0.75));
     assert!(close(s.f_beta, 2.0 * 0.75 / 1.75));
     // β = 2 weighs recall: 5·0.75 / (4 + 0.75).
-    let s2 = partial_match(&gold, &pred, 0.5, 2.0).unwrap();
+    let s2 = match_scores(&gold, &pred, 0.5, 2.0).unwrap();
     assert!(close(s2.f_beta, 3.75 / 4.75));
     // β = 0.5 weighs precision: 1.25·0.75 / (0.25 + 0.75).
-    let s_half = partial_match(&gold, &pred, 0.5, 0.5).unwrap();
+    let s_half = match_scores(&gold, &pred, 0.5, 0.5).unwrap();
     assert!(close(s_half.f_beta, 0.9375));
 }
 
@@ -118,7 +118,7 @@ fn kinds_must_agree() {
     a.push("x", Computing, None);
     let mut b = MatchTree::new();
     b.push("x", Content, None);
-    assert_eq!(partial_match(&a, &b, 0.5, 1.0).unwrap().f_beta, 0.0);
+    assert_eq!(match_scores(&a, &b, 0.5, 1.0).unwrap().f_beta, 0.0);
 }
 
 #[test]
@@ -129,7 +129,7 @@ fn ordered_children_match_by_position() {
         t
     };
     let (ab, ba) = (minus("a", "b"), minus("b", "a"));
-    assert_eq!(partial_match(&ab, &ab, 0.5, 1.0).unwrap().f_beta, 1.0);
+    assert_eq!(match_scores(&ab, &ab, 0.5, 1.0).unwrap().f_beta, 1.0);
     assert_eq!(node_match(&ab, 0, &ba, 0, 0.5), Some(0.5));
     // Unordered, the swap goes unnoticed.
     let plain = tree(&[("Minus", None), ("b", Some(0)), ("a", Some(0))]);
@@ -153,10 +153,10 @@ fn ordered_children_match_by_position() {
 fn empty_trees() {
     let empty = MatchTree::new();
     let one = select("a");
-    assert_eq!(partial_match(&empty, &empty, 0.5, 1.0).unwrap().f_beta, 1.0);
-    let s = partial_match(&empty, &one, 0.5, 1.0).unwrap();
+    assert_eq!(match_scores(&empty, &empty, 0.5, 1.0).unwrap().f_beta, 1.0);
+    let s = match_scores(&empty, &one, 0.5, 1.0).unwrap();
     assert_eq!((s.precision, s.recall, s.f_beta), (0.0, 0.0, 0.0));
-    assert_eq!(partial_match(&one, &empty, 0.5, 1.0).unwrap().f_beta, 0.0);
+    assert_eq!(match_scores(&one, &empty, 0.5, 1.0).unwrap().f_beta, 0.0);
 }
 
 #[test]
@@ -174,7 +174,7 @@ fn deep_chains_do_not_recurse() {
     for _ in 0..200_000 {
         parent = a.push("N", Computing, Some(parent));
     }
-    let s = partial_match(&a, &a, 0.5, 1.0).unwrap();
+    let s = match_scores(&a, &a, 0.5, 1.0).unwrap();
     assert_eq!(s.f_beta, 1.0);
     // The same chain with an extra leaf: the α-loss at the bottom halves at every level above it.
     let mut b = a.clone();
@@ -204,7 +204,7 @@ fn budget_gives_none() {
     }
     assert_eq!(node_match_within(&a, 0, &b, 0, 0.5, 1_000_001), Some(0.5));
     assert_eq!(node_match_within(&a, 0, &b, 0, 0.5, 1_000_000), None);
-    assert_eq!(partial_match_within(&a, &b, 0.5, 1.0, 10), None);
+    assert_eq!(match_scores_within(&a, &b, 0.5, 1.0, 10), None);
 }
 
 #[test]
@@ -273,8 +273,8 @@ proptest! {
     fn scores_are_bounded_and_swap_exchanges_p_and_r(
         a in arb_tree(30), b in arb_tree(30), alpha in 0.0f64..=1.0, beta in 0.1f64..4.0
     ) {
-        let ab = partial_match(&a, &b, alpha, beta).unwrap();
-        let ba = partial_match(&b, &a, alpha, beta).unwrap();
+        let ab = match_scores(&a, &b, alpha, beta).unwrap();
+        let ba = match_scores(&b, &a, alpha, beta).unwrap();
         prop_assert_eq!((ab.precision, ab.recall), (ba.recall, ba.precision));
         for x in [ab.precision, ab.recall, ab.f_beta] {
             prop_assert!((0.0..=1.0).contains(&x));
@@ -286,14 +286,14 @@ proptest! {
 
     #[test]
     fn identical_trees_score_one(a in arb_tree(40), alpha in 0.0f64..=1.0, beta in 0.1f64..4.0) {
-        prop_assert_eq!(partial_match(&a, &a.clone(), alpha, beta).unwrap().f_beta, 1.0);
+        prop_assert_eq!(match_scores(&a, &a.clone(), alpha, beta).unwrap().f_beta, 1.0);
     }
 
     #[test]
     fn alpha_one_is_root_label_equality(a in arb_tree(20), b in arb_tree(20)) {
         prop_assume!(!a.is_empty() && !b.is_empty());
         let same = a.label(0) == b.label(0) && a.kind(0) == b.kind(0);
-        let s = partial_match(&a, &b, 1.0, 1.0).unwrap();
+        let s = match_scores(&a, &b, 1.0, 1.0).unwrap();
         prop_assert_eq!(s.f_beta, if same { 1.0 } else { 0.0 });
     }
 

@@ -1,5 +1,8 @@
 //! sql_similarity: the recommended score, the equivalence verdict placing a pair in a band and the structural similarity placing it within the band.
 //!
+//! It lives above the parts it combines (the metrics, the GMN models and ParSEval's verdict), which
+//! know nothing of it.
+//!
 //! The verdict comes from ParSEval ([`crate::parseval::decide_cached`]): a pair that no
 //! generated database tells apart scores in [0.5, 1]; a counterexample on ordinary data caps the
 //! score at 0.25, one that needs NULL values or empty input at 0.45; an undecided pair spans
@@ -8,11 +11,11 @@
 
 use serde_json::{json, Value as Json};
 
-use super::{ast_ted, relpm};
 use crate::error::Result;
 use crate::gmn::{pair_graph, runtime, Model};
+use crate::metrics::{ast_ted, relpm, DEFAULT_ALPHA, DEFAULT_BETA};
 use crate::parseval::{decide_cached, Evidence, Options, Verdict};
-use crate::plan::prepared::{schema_argument, ParsedSchema};
+use crate::schema::{schema_argument, ParsedSchema};
 
 /// Where a verdict places a pair: the score is `low + (high - low) * structural`.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -123,15 +126,9 @@ pub fn structural_components(
     schema: Option<&str>,
 ) -> Result<Vec<Component>> {
     let parsed = schema.map(schema_argument).transpose()?;
-    let ted = ast_ted::similarity(gold, pred).unwrap_or(0.0);
-    let rel = relpm::relpm(
-        gold,
-        pred,
-        parsed.as_deref(),
-        super::partial_match::DEFAULT_ALPHA,
-        super::partial_match::DEFAULT_BETA,
-    )
-    .map_or(0.0, |s| s.f_beta);
+    let ted = ast_ted::ast_ted(gold, pred).unwrap_or(0.0);
+    let rel = relpm::relpm(gold, pred, parsed.as_deref(), DEFAULT_ALPHA, DEFAULT_BETA)
+        .map_or(0.0, |s| s.f_beta);
     let mut components = vec![
         Component {
             name: "ast_ted",
@@ -157,15 +154,14 @@ pub fn structural_components(
 /// `options` are ParSEval's.
 ///
 /// ```
-/// use sqlsim::metrics::similarity::similarity;
-/// use sqlsim::parseval::Options;
+/// use sqlsim::combined::{options, sql_similarity};
 /// let ddl = "CREATE TABLE t (a INTEGER NOT NULL, b TEXT)";
-/// let o = Options::default();
-/// let same = similarity("SELECT a FROM t WHERE a > 1", "SELECT a FROM t WHERE 1 < a", Some(ddl), &o).unwrap();
-/// let wrong = similarity("SELECT a FROM t WHERE a > 1", "SELECT a FROM t WHERE a < 1", Some(ddl), &o).unwrap();
+/// let o = options("sql_similarity", None).unwrap();
+/// let same = sql_similarity("SELECT a FROM t WHERE a > 1", "SELECT a FROM t WHERE 1 < a", Some(ddl), &o).unwrap();
+/// let wrong = sql_similarity("SELECT a FROM t WHERE a > 1", "SELECT a FROM t WHERE a < 1", Some(ddl), &o).unwrap();
 /// assert!(same.score >= 0.5 && wrong.score < 0.25);
 /// ```
-pub fn similarity(
+pub fn sql_similarity(
     gold: &str,
     pred: &str,
     schema: Option<&str>,
@@ -204,7 +200,7 @@ mod tests {
     const DDL: &str = "CREATE TABLE t (id INTEGER PRIMARY KEY, a INTEGER NOT NULL, b TEXT)";
 
     fn score(gold: &str, pred: &str) -> Similarity {
-        similarity(
+        sql_similarity(
             gold,
             pred,
             Some(DDL),

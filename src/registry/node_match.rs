@@ -1,9 +1,9 @@
-//! Registry glue for the partial-matching metrics: argument checks for α and β, then the metric.
+//! Registry glue for the NodeMatch metrics (`astpm`; `relpm` is in plan.rs): argument checks for α and β, then the metric.
 
 use super::{Args, Output};
 use crate::error::Result;
 use crate::metrics::astpm;
-use crate::metrics::partial_match::{DEFAULT_ALPHA, DEFAULT_BETA};
+use crate::metrics::{DEFAULT_ALPHA, DEFAULT_BETA};
 
 /// α at `index`: a number in [0, 1]; NULL or absent gives [`DEFAULT_ALPHA`].
 pub(crate) fn alpha(a: &Args<'_>, index: usize) -> Result<f64> {
@@ -26,7 +26,7 @@ pub(crate) fn beta(a: &Args<'_>, index: usize) -> Result<f64> {
 /// `astpm(gold, pred [, alpha [, beta]])`.
 pub(crate) fn astpm(a: &Args<'_>) -> Result<Output> {
     let (alpha, beta) = (alpha(a, 2)?, beta(a, 3)?);
-    Ok(astpm::similarity(a.text(0)?, a.text(1)?, alpha, beta).map_or(Output::Null, Output::Real))
+    Ok(astpm::astpm(a.text(0)?, a.text(1)?, alpha, beta).map_or(Output::Null, Output::Real))
 }
 
 #[cfg(test)]

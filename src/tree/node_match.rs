@@ -1,4 +1,7 @@
-//! Rule-based partial matching of query trees (FuncEvalGMN's RelPM / ASTPM core): `MatchTree`, NodeMatch, F-β.
+//! NodeMatch: FuncEvalGMN's rule-based matching of two trees (the algorithm under RelPM and ASTPM): `MatchTree`, NodeMatch, F-β.
+//!
+//! Generic over labelled trees and independent of SQL: `plan::match_tree` and `metrics::astpm` build
+//! the trees, `metrics` holds the tuned α/β defaults.
 //!
 //! FuncEvalGMN (Zhan et al., Algorithms 1–3 and Appendix A) scores a predicted query against a gold
 //! one by matching their trees top-down. A tree has *computing nodes* (operators, functions,
@@ -31,16 +34,6 @@
 
 use crate::tree::Tree;
 
-/// Default α, the weight of a node's own match against its children's: the best mean ROC AUC of
-/// `astpm` over the five labeled public sets on the grid α ∈ {0.1, …, 0.9} × β ∈ {0.5, 1, 2}
-/// (0.8166; the grid, per-set figures and caveats are in `notes/partial_match_tuning.md`). A high α
-/// ranks pairs mostly by their upper levels and keeps scores of matching roots in [α, 1].
-pub const DEFAULT_ALPHA: f64 = 0.9;
-
-/// Default β of F-β: 0.5 weighs precision (how much of the prediction the gold query supports)
-/// more than recall; best on every α of the grid (`notes/partial_match_tuning.md`).
-pub const DEFAULT_BETA: f64 = 0.5;
-
 /// Most node pairs one NodeMatch may visit (about half a second of work). Trees of the sizes the
 /// SQL surface admits (3,000 nodes each, at most 9·10⁶ pairs) always fit; larger generic trees
 /// beyond it give `None` instead of a hang.
@@ -55,11 +48,11 @@ pub enum NodeKind {
     Content,
 }
 
-/// A rooted tree for partial matching, stored as arenas; node 0 is the root and parents come
+/// A rooted tree for NodeMatch, stored as arenas; node 0 is the root and parents come
 /// before their children.
 ///
 /// ```
-/// use sqlsim::metrics::partial_match::{MatchTree, NodeKind};
+/// use sqlsim::tree::node_match::{MatchTree, NodeKind};
 /// let mut t = MatchTree::new();
 /// let root = t.push("Filter", NodeKind::Computing, None);
 /// let gt = t.push(">", NodeKind::Computing, Some(root));
@@ -200,7 +193,7 @@ impl Tree for MatchTree {
 
 /// Precision, recall and their F-β, each in [0, 1].
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct PartialMatchScore {
+pub struct MatchScores {
     /// NodeMatch(pred, gold): how much of the prediction the gold query supports.
     pub precision: f64,
     /// NodeMatch(gold, pred): how much of the gold query the prediction covers.
@@ -336,7 +329,7 @@ pub fn node_match_within(
 /// NodeMatch(u, v) with the default budget [`MAX_NODE_PAIRS`].
 ///
 /// ```
-/// use sqlsim::metrics::partial_match::{node_match, MatchTree, NodeKind::*};
+/// use sqlsim::tree::node_match::{node_match, MatchTree, NodeKind::*};
 /// let (mut a, mut b) = (MatchTree::new(), MatchTree::new());
 /// let r = a.push("Project", Computing, None);
 /// a.push("name", Content, Some(r));
@@ -354,13 +347,13 @@ pub fn node_match(a: &MatchTree, u: usize, b: &MatchTree, v: usize, alpha: f64) 
 /// Partial match of a prediction against a gold tree, every score in [0, 1]: 1.0 for identical
 /// trees and for two empty trees, 0.0 when exactly one is empty; `None` when either direction
 /// exceeds `max_pairs` node pairs. `alpha` in [0, 1], `beta` > 0.
-pub fn partial_match_within(
+pub fn match_scores_within(
     gold: &MatchTree,
     pred: &MatchTree,
     alpha: f64,
     beta: f64,
     max_pairs: u64,
-) -> Option<PartialMatchScore> {
+) -> Option<MatchScores> {
     let (precision, recall) = match (gold.is_empty(), pred.is_empty()) {
         (true, true) => (1.0, 1.0),
         (true, false) | (false, true) => (0.0, 0.0),
@@ -369,18 +362,18 @@ pub fn partial_match_within(
             node_match_within(gold, 0, pred, 0, alpha, max_pairs)?,
         ),
     };
-    Some(PartialMatchScore {
+    Some(MatchScores {
         precision,
         recall,
         f_beta: f_beta(precision, recall, beta),
     })
 }
 
-/// Partial match with the default budget [`MAX_NODE_PAIRS`]: F-β in [0, 1], 1.0 for identical
+/// NodeMatch scores with the default budget [`MAX_NODE_PAIRS`]: F-β in [0, 1], 1.0 for identical
 /// trees and for two empty trees, 0.0 when exactly one is empty.
 ///
 /// ```
-/// use sqlsim::metrics::partial_match::{partial_match, MatchTree, NodeKind::*};
+/// use sqlsim::tree::node_match::{match_scores, MatchTree, NodeKind::*};
 /// let mut gold = MatchTree::new();
 /// let r = gold.push("Project", Computing, None);
 /// gold.push("name", Content, Some(r));
@@ -388,17 +381,17 @@ pub fn partial_match_within(
 /// let mut pred = MatchTree::new();
 /// let r = pred.push("Project", Computing, None);
 /// pred.push("name", Content, Some(r));
-/// let s = partial_match(&gold, &pred, 0.5, 1.0).unwrap();
+/// let s = match_scores(&gold, &pred, 0.5, 1.0).unwrap();
 /// assert_eq!((s.precision, s.recall), (1.0, 0.75));
 /// assert!((s.f_beta - 1.5 / 1.75).abs() < 1e-12);
 /// ```
-pub fn partial_match(
+pub fn match_scores(
     gold: &MatchTree,
     pred: &MatchTree,
     alpha: f64,
     beta: f64,
-) -> Option<PartialMatchScore> {
-    partial_match_within(gold, pred, alpha, beta, MAX_NODE_PAIRS)
+) -> Option<MatchScores> {
+    match_scores_within(gold, pred, alpha, beta, MAX_NODE_PAIRS)
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
-//! What sqlsim says about itself: version, build facts, the function list and tree dumps.
+//! What sqlsim says about itself (`sqlsim_version`, `sqlsim_debug`, `sqlsim_functions`, `sql_ast_nodes`): version, build facts, the function list and tree dumps.
 
-use crate::registry::{Host, Output, SCALAR_FUNCTIONS, TABLE_FUNCTIONS};
+use super::{Host, Output, SCALAR_FUNCTIONS, TABLE_FUNCTIONS};
 use crate::tree::{LabelledTree, Tree};
 use serde_json::{json, Value as Json};
 
@@ -24,9 +24,9 @@ pub fn debug_json(host: Host) -> Json {
         "threads": rayon::current_num_threads(),
         "z3": crate::parseval::solver::z3_version(),
         "limits": {
-            "max_sql_bytes": crate::prepare::MAX_SQL_BYTES,
-            "max_tree_nodes": crate::prepare::MAX_TREE_NODES,
-            "max_match_node_pairs": crate::metrics::partial_match::MAX_NODE_PAIRS,
+            "max_sql_bytes": crate::parse::MAX_SQL_BYTES,
+            "max_tree_nodes": crate::query_tree::MAX_TREE_NODES,
+            "max_match_node_pairs": crate::tree::node_match::MAX_NODE_PAIRS,
             "max_plan_depth": crate::plan::build::MAX_BUILD_DEPTH,
             "max_plan_columns": crate::plan::build::MAX_PLAN_COLUMNS,
             "max_rule_passes": crate::plan::rules::MAX_PASSES,
@@ -36,9 +36,22 @@ pub fn debug_json(host: Host) -> Json {
             "parseval_steps_per_query": crate::exec::instance::MAX_STEPS_PER_QUERY,
             "z3_memory_max_mb": crate::parseval::solver::MAX_MEMORY_MB,
         },
-        "cache_entries": crate::prepare::cached_count(),
-        "plan_cache_entries": crate::plan::prepared::cached_plans(),
+        "cache_entries": crate::cache::entries("query_trees"),
+        "plan_cache_entries": crate::cache::entries("plans"),
+        "caches": caches_json(),
     })
+}
+
+/// Every cache used so far: `{name: {capacity, entries}}` ([`crate::cache::report`]).
+fn caches_json() -> Json {
+    let caches: serde_json::Map<String, Json> = crate::cache::report()
+        .into_iter()
+        .map(|c| {
+            let info = json!({"capacity": c.capacity, "entries": c.entries});
+            (c.name.to_string(), info)
+        })
+        .collect();
+    Json::Object(caches)
 }
 
 /// Rows of `sqlsim_functions()`.

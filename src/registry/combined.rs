@@ -1,13 +1,13 @@
 //! Glue between the registry and the recommended score: `sql_similarity` and `sql_similarity_components`.
 
 use super::{Args, Output};
+use crate::combined::{self, options, Similarity};
 use crate::error::Result;
-use crate::metrics::similarity::{options, similarity, Similarity};
 
 /// The similarity of (gold, pred [, schema [, options]]) for the function `name`.
 fn compute(args: &Args<'_>, name: &'static str) -> Result<Similarity> {
     let opts = options(name, args.opt_text(3)?)?;
-    similarity(args.text(0)?, args.text(1)?, args.opt_text(2)?, &opts)
+    combined::sql_similarity(args.text(0)?, args.text(1)?, args.opt_text(2)?, &opts)
         .map_err(|e| args.rename_error(2, e))
 }
 
