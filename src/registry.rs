@@ -7,8 +7,6 @@
 #[cfg(test)]
 mod fuzz_regressions;
 mod gmn;
-
-pub use gmn::call_batch;
 mod parseval;
 mod partial;
 mod plan;
@@ -17,8 +15,8 @@ mod similarity;
 mod spider;
 
 pub use signature::{
-    describe_params, Args, Column, Host, Output, Param, ScalarFunction, SqlType, TableFunction,
-    Value,
+    describe_params, Args, BatchCall, Column, Host, Output, Param, ScalarFunction, SqlType,
+    TableFunction, Value,
 };
 
 use crate::error::Result;
@@ -67,6 +65,7 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
               sql_equivalent; the verdict is shared with it (cache).",
         deterministic: true,
         call: similarity::sql_similarity,
+        batch: None,
     },
     ScalarFunction {
         name: "sql_similarity_components",
@@ -77,6 +76,7 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
               component score.",
         deterministic: true,
         call: similarity::sql_similarity_components,
+        batch: None,
     },
     ScalarFunction {
         name: "ast_ted",
@@ -89,6 +89,7 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
         call: |a| {
             Ok(ast_ted::similarity(a.text(0)?, a.text(1)?).map_or(Output::Null, Output::Real))
         },
+        batch: None,
     },
     ScalarFunction {
         name: "ast_ted_distance",
@@ -103,6 +104,7 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
                 None => Output::Null,
             })
         },
+        batch: None,
     },
     ScalarFunction {
         name: "astpm",
@@ -113,6 +115,7 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
               0.0 when either query does not parse.",
         deterministic: true,
         call: partial::astpm,
+        batch: None,
     },
     ScalarFunction {
         name: "sql_ast",
@@ -129,6 +132,7 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
                 None => Output::Text(prepared.tree.to_json().to_string()),
             })
         },
+        batch: None,
     },
     ScalarFunction {
         name: "sql_parse_error",
@@ -143,6 +147,7 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
                 None => Output::Null,
             })
         },
+        batch: None,
     },
     ScalarFunction {
         name: "relpm",
@@ -153,6 +158,7 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
               query cannot be planned; schema NULL means inferred from each query.",
         deterministic: true,
         call: plan::relpm,
+        batch: None,
     },
     ScalarFunction {
         name: "gmn_similarity",
@@ -163,6 +169,7 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
               be planned or has over 512 graph nodes; an error when the runtime or model is missing.",
         deterministic: true,
         call: gmn::gmn_similarity,
+        batch: Some(gmn::gmn_similarity_batch),
     },
     ScalarFunction {
         name: "hybrid_gmn_similarity",
@@ -173,6 +180,7 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
               cannot be planned or has over 512 graph nodes; an error when the runtime or model is missing.",
         deterministic: true,
         call: gmn::hybrid_gmn_similarity,
+        batch: Some(gmn::hybrid_gmn_similarity_batch),
     },
     ScalarFunction {
         name: "sql_graph",
@@ -183,6 +191,7 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
               'hybrid'; NULL when either query cannot be planned or has over 512 nodes.",
         deterministic: true,
         call: gmn::sql_graph,
+        batch: None,
     },
     ScalarFunction {
         name: "sql_plan",
@@ -192,6 +201,7 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
               when the query cannot be planned (see sql_plan_error).",
         deterministic: true,
         call: plan::sql_plan,
+        batch: None,
     },
     ScalarFunction {
         name: "sql_plan_error",
@@ -201,6 +211,7 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
               column, unsupported construct).",
         deterministic: true,
         call: plan::sql_plan_error,
+        batch: None,
     },
     ScalarFunction {
         name: "spider_hardness",
@@ -210,6 +221,7 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
               NULL when the official parser rejects the query.",
         deterministic: true,
         call: spider::hardness,
+        batch: None,
     },
     ScalarFunction {
         name: "spider_exact_match",
@@ -219,6 +231,7 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
               identical to the official evaluator; a prediction it rejects scores as the empty SQL.",
         deterministic: true,
         call: spider::exact_match,
+        batch: None,
     },
     ScalarFunction {
         name: "spider_partial_match",
@@ -228,6 +241,7 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
               pred_total} per component; NULL when the gold query does not parse.",
         deterministic: true,
         call: spider::partial_match,
+        batch: None,
     },
     ScalarFunction {
         name: "exec_match",
@@ -237,6 +251,7 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
               the results match by the official rules, else 0.",
         deterministic: true,
         call: spider::exec_match,
+        batch: None,
     },
     ScalarFunction {
         name: "sql_equivalent",
@@ -248,6 +263,7 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
               timeout_ms (wall-clock safety cap), seed, max_rows.",
         deterministic: true,
         call: parseval::sql_equivalent,
+        batch: None,
     },
     ScalarFunction {
         name: "sql_equivalent_reason",
@@ -258,6 +274,7 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
               fails, empty results, or the wall-clock safety cap on an overloaded machine).",
         deterministic: true,
         call: parseval::sql_equivalent_reason,
+        batch: None,
     },
     ScalarFunction {
         name: "sqlsim_version",
@@ -266,6 +283,7 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
         doc: "sqlsim's version and the git commit it was built from.",
         deterministic: true,
         call: |_| Ok(Output::Text(meta::version_string())),
+        batch: None,
     },
     ScalarFunction {
         name: "sqlsim_debug",
@@ -274,6 +292,7 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
         doc: "JSON describing this build: version, host, features, limits, cache state.",
         deterministic: false,
         call: |a| Ok(Output::Text(meta::debug_json(a.host()).to_string())),
+        batch: None,
     },
 ];
 

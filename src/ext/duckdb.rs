@@ -233,20 +233,17 @@ unsafe fn run_scalar(
             row.push(unsafe { read_value(param.ty, data, validity, r) });
         }
     }
-    let results: Vec<crate::Result<Output>> =
-        if let Some(batched) = crate::registry::call_batch(f, &table, Host::DuckDb) {
-            batched
-        } else if rows > 1 {
-            table
-                .par_iter()
-                .map(|args| f.invoke(args, Host::DuckDb))
-                .collect()
-        } else {
-            table
-                .iter()
-                .map(|args| f.invoke(args, Host::DuckDb))
-                .collect()
-        };
+    let results: Vec<crate::Result<Output>> = match f.batch {
+        Some(batch) => batch(f, &table, Host::DuckDb),
+        None if rows > 1 => table
+            .par_iter()
+            .map(|args| f.invoke(args, Host::DuckDb))
+            .collect(),
+        None => table
+            .iter()
+            .map(|args| f.invoke(args, Host::DuckDb))
+            .collect(),
+    };
     for (r, result) in results.iter().enumerate() {
         match result {
             Ok(out) => unsafe { write_value(output, f.returns, r, out) },
