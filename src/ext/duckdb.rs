@@ -25,6 +25,7 @@ pub unsafe extern "C" fn sqlsim_init_c_api(
     info: duckdb_extension_info,
     access: *const duckdb_extension_access,
 ) -> bool {
+    super::location::publish();
     let text = match guarded("sqlsim: initialization panicked", || unsafe {
         initialize(info, access)
     }) {
