@@ -2,6 +2,13 @@
 //!
 //! The core (parse, normalize, tree, metrics) knows nothing about either host; `registry` declares
 //! the SQL surface once and the adapters in `ext` register it with SQLite and DuckDB.
+//!
+//! `unsafe` is denied outside `ext` (the only module allowed it), and there every unsafe block
+//! states why it is sound in a `// SAFETY:` comment (clippy's `undocumented_unsafe_blocks`).
+
+#![deny(unsafe_code)]
+#![deny(unsafe_op_in_unsafe_fn)]
+#![warn(clippy::undocumented_unsafe_blocks)]
 
 pub(crate) mod cache;
 pub mod combined;
@@ -19,6 +26,7 @@ pub mod schema;
 pub mod stats;
 pub mod tree;
 
+#[allow(unsafe_code)] // FFI with both hosts: each block documented with `// SAFETY:`.
 mod ext;
 
 #[cfg(test)]

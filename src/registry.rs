@@ -9,7 +9,6 @@ mod fuzz_regressions;
 mod gmn;
 mod meta;
 
-pub use gmn::call_batch;
 mod combined;
 mod node_match;
 mod parseval;
@@ -18,8 +17,8 @@ mod signature;
 mod spider;
 
 pub use signature::{
-    describe_params, Args, Column, Host, Output, Param, ScalarFunction, SqlType, TableFunction,
-    Value,
+    describe_params, Args, BatchCall, Column, Host, Output, Param, ScalarFunction, SqlType,
+    TableFunction, Value,
 };
 
 use crate::error::Result;
@@ -67,6 +66,7 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
               sql_equivalent; the verdict is shared with it (cache).",
         deterministic: true,
         call: combined::sql_similarity,
+        batch: None,
     },
     ScalarFunction {
         name: "sql_similarity_components",
@@ -77,6 +77,7 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
               component score.",
         deterministic: true,
         call: combined::sql_similarity_components,
+        batch: None,
     },
     ScalarFunction {
         name: "ast_ted",
@@ -89,6 +90,7 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
         call: |a| {
             Ok(ast_ted::ast_ted(a.text(0)?, a.text(1)?).map_or(Output::Null, Output::Real))
         },
+        batch: None,
     },
     ScalarFunction {
         name: "ast_ted_distance",
@@ -103,6 +105,7 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
                 None => Output::Null,
             })
         },
+        batch: None,
     },
     ScalarFunction {
         name: "astpm",
@@ -113,6 +116,7 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
               0.0 when either query does not parse.",
         deterministic: true,
         call: node_match::astpm,
+        batch: None,
     },
     ScalarFunction {
         name: "sql_ast",
@@ -129,6 +133,7 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
                 None => Output::Text(query.tree.to_json().to_string()),
             })
         },
+        batch: None,
     },
     ScalarFunction {
         name: "sql_parse_error",
@@ -143,6 +148,7 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
                 None => Output::Null,
             })
         },
+        batch: None,
     },
     ScalarFunction {
         name: "relpm",
@@ -153,6 +159,7 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
               query cannot be planned; schema NULL means inferred from each query.",
         deterministic: true,
         call: plan::relpm,
+        batch: None,
     },
     ScalarFunction {
         name: "gmn_similarity",
@@ -163,6 +170,7 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
               be planned or has over 512 graph nodes; an error when the runtime or model is missing.",
         deterministic: true,
         call: gmn::gmn_similarity,
+        batch: Some(gmn::gmn_similarity_batch),
     },
     ScalarFunction {
         name: "hybrid_gmn_similarity",
@@ -173,6 +181,7 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
               cannot be planned or has over 512 graph nodes; an error when the runtime or model is missing.",
         deterministic: true,
         call: gmn::hybrid_gmn_similarity,
+        batch: Some(gmn::hybrid_gmn_similarity_batch),
     },
     ScalarFunction {
         name: "sql_graph",
@@ -183,6 +192,7 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
               'hybrid'; NULL when either query cannot be planned or has over 512 nodes.",
         deterministic: true,
         call: gmn::sql_graph,
+        batch: None,
     },
     ScalarFunction {
         name: "sql_plan",
@@ -192,6 +202,7 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
               when the query cannot be planned (see sql_plan_error).",
         deterministic: true,
         call: plan::sql_plan,
+        batch: None,
     },
     ScalarFunction {
         name: "sql_plan_error",
@@ -201,6 +212,7 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
               column, unsupported construct).",
         deterministic: true,
         call: plan::sql_plan_error,
+        batch: None,
     },
     ScalarFunction {
         name: "spider_hardness",
@@ -210,6 +222,7 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
               NULL when the official parser rejects the query.",
         deterministic: true,
         call: spider::hardness,
+        batch: None,
     },
     ScalarFunction {
         name: "spider_exact_match",
@@ -219,6 +232,7 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
               identical to the official evaluator; a prediction it rejects scores as the empty SQL.",
         deterministic: true,
         call: spider::exact_match,
+        batch: None,
     },
     ScalarFunction {
         name: "spider_partial_match",
@@ -228,6 +242,7 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
               pred_total} per component; NULL when the gold query does not parse.",
         deterministic: true,
         call: spider::partial_match,
+        batch: None,
     },
     ScalarFunction {
         name: "exec_match",
@@ -237,6 +252,7 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
               the results match by the official rules, else 0.",
         deterministic: true,
         call: spider::exec_match,
+        batch: None,
     },
     ScalarFunction {
         name: "sql_equivalent",
@@ -248,6 +264,7 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
               timeout_ms (wall-clock safety cap), seed, max_rows.",
         deterministic: true,
         call: parseval::sql_equivalent,
+        batch: None,
     },
     ScalarFunction {
         name: "sql_equivalent_reason",
@@ -258,6 +275,7 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
               fails, empty results, or the wall-clock safety cap on an overloaded machine).",
         deterministic: true,
         call: parseval::sql_equivalent_reason,
+        batch: None,
     },
     ScalarFunction {
         name: "sqlsim_version",
@@ -266,6 +284,7 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
         doc: "sqlsim's version and the git commit it was built from.",
         deterministic: true,
         call: |_| Ok(Output::Text(meta::version_string())),
+        batch: None,
     },
     ScalarFunction {
         name: "sqlsim_debug",
@@ -274,6 +293,7 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
         doc: "JSON describing this build: version, host, features, limits, cache state.",
         deterministic: false,
         call: |a| Ok(Output::Text(meta::debug_json(a.host()).to_string())),
+        batch: None,
     },
 ];
 

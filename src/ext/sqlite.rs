@@ -16,6 +16,7 @@ use std::os::raw::c_int;
 /// Entry point SQLite looks up for `dist/sqlsim.so` (`.load ./dist/sqlsim`).
 #[sqlite_entrypoint]
 pub fn sqlite3_sqlsim_init(db: *mut sqlite3) -> Result<()> {
+    super::location::publish();
     for f in registry::SCALAR_FUNCTIONS {
         let mut flags = FunctionFlags::UTF8;
         if f.deterministic {

@@ -2,6 +2,9 @@
 //! at `ORT_DYLIB_PATH`; models beside the extension, then in `SQLSIM_MODEL_DIR`. The runtime is
 //! loaded once (`ort::init_from`, never `ort::init`, which panics when it is missing); sessions are
 //! pooled per model file. Every failure is an error message, never a panic.
+//!
+//! Host-independent: it never asks the dynamic loader where the extension lies; the host adapters
+//! look that up once at load time (`src/ext/location.rs`) and hand it in through [`set_library_dir`].
 
 use super::tensors::{side_tensors, SideTensors};
 use super::{Model, PairGraph};
@@ -9,8 +12,6 @@ use ort::environment::Environment;
 use ort::session::Session;
 use ort::value::Tensor;
 use std::collections::HashMap;
-use std::ffi::CStr;
-use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -25,26 +26,19 @@ pub fn model_file(model: Model) -> &'static str {
     }
 }
 
-/// The directory of the shared object holding this code (the extension; a test executable when
-/// run from `cargo test`), found through `dladdr` on one of its functions.
+/// The directory the host adapter found the loaded extension in, set once at load time.
+static LIBRARY_DIR: OnceLock<PathBuf> = OnceLock::new();
+
+/// Records the directory of the loaded extension (called by the host adapters when the library is
+/// loaded; the first directory set is kept). Without it, as when the crate is used from Rust, only
+/// `ORT_DYLIB_PATH` and `SQLSIM_MODEL_DIR` are searched.
+pub fn set_library_dir(dir: PathBuf) {
+    let _ = LIBRARY_DIR.set(dir);
+}
+
+/// The directory of the loaded extension, when a host adapter has set it.
 pub fn extension_dir() -> Option<PathBuf> {
-    static DIR: OnceLock<Option<PathBuf>> = OnceLock::new();
-    DIR.get_or_init(|| {
-        // SAFETY: dladdr only reads the loader's tables; `info` is plain data it fills in, and
-        // `dli_fname` (checked for NULL) points to a NUL-terminated string the loader owns for as
-        // long as the object stays loaded, which is copied out at once.
-        let mut info: libc::Dl_info = unsafe { std::mem::zeroed() };
-        let addr = extension_dir as *const () as *const libc::c_void;
-        let found = unsafe { libc::dladdr(addr, &mut info) };
-        if found == 0 || info.dli_fname.is_null() {
-            return None;
-        }
-        let name = unsafe { CStr::from_ptr(info.dli_fname) };
-        let path = PathBuf::from(std::ffi::OsStr::from_bytes(name.to_bytes()));
-        let path = std::fs::canonicalize(&path).unwrap_or(path);
-        path.parent().map(Path::to_path_buf)
-    })
-    .clone()
+    LIBRARY_DIR.get().cloned()
 }
 
 /// The ONNX Runtime library in `dir`, if there is one.

@@ -1,5 +1,6 @@
 //! Registry glue for the GMN metrics: `sql_graph` (the graphs the models read, as JSON),
-//! `gmn_similarity` and `hybrid_gmn_similarity` (their scores through ONNX Runtime).
+//! `gmn_similarity` and `hybrid_gmn_similarity` (their scores through ONNX Runtime), each with a
+//! batched form, declared in its registry entry, that scores a host's chunk in few model runs.
 
 use super::plan::schema;
 use super::{Args, Host, Output, ScalarFunction, Value};
@@ -37,13 +38,11 @@ pub fn sql_graph(args: &Args<'_>) -> Result<Output> {
 /// `gmn_similarity` / `hybrid_gmn_similarity`: the model's score of the pair, NULL when either
 /// query has no graph; an error naming the function when the runtime or the model is missing.
 fn similarity(args: &Args<'_>, model: Model) -> Result<Output> {
-    let unavailable = |e: String| Error::Unavailable(format!("{}(): {e}", args.function()));
-    runtime::check(model).map_err(unavailable)?;
-    let schema = schema(args, 2)?;
-    let Some(pair) = pair_graph(args.text(0)?, args.text(1)?, schema.as_deref(), model) else {
+    let Some(pair) = row_graph(args, model)? else {
         return Ok(Output::Null);
     };
-    let scores = runtime::score_batch(model, &[&pair]).map_err(unavailable)?;
+    let scores = runtime::score_batch(model, &[&pair])
+        .map_err(|e| Error::Unavailable(format!("{}(): {e}", args.function())))?;
     Ok(scores.first().map_or(Output::Null, |s| Output::Real(*s)))
 }
 
@@ -62,62 +61,61 @@ const BATCH_PAIRS: usize = 32;
 /// Most adjacency floats (per side) of one model run: a batch of large graphs is cut smaller.
 const BATCH_ADJACENCY: usize = 1 << 23;
 
-thread_local! {
-    /// The graph `prepare` built for the row the current thread is evaluating.
-    static PREPARED: std::cell::RefCell<Option<PairGraph>> = const { std::cell::RefCell::new(None) };
-}
-
-/// The per-row half of a batched call: checks arguments (through the declared signature), builds
-/// the pair's graph and leaves it in [`PREPARED`]; NULL when there is no graph.
-fn prepare(args: &Args<'_>, model: Model) -> Result<Output> {
+/// The graph of one row's pair, once the runtime and the model are known to be there (the
+/// per-row half of a batched call); `None` when there is no graph (the row scores NULL).
+fn row_graph(args: &Args<'_>, model: Model) -> Result<Option<PairGraph>> {
     let unavailable = |e: String| Error::Unavailable(format!("{}(): {e}", args.function()));
     runtime::check(model).map_err(unavailable)?;
     let schema = schema(args, 2)?;
-    if let Some(pair) = pair_graph(args.text(0)?, args.text(1)?, schema.as_deref(), model) {
-        PREPARED.with(|p| *p.borrow_mut() = Some(pair));
-    }
-    Ok(Output::Null)
+    Ok(pair_graph(
+        args.text(0)?,
+        args.text(1)?,
+        schema.as_deref(),
+        model,
+    ))
 }
 
-fn prepare_funceval(args: &Args<'_>) -> Result<Output> {
-    prepare(args, Model::FuncEval)
-}
-
-fn prepare_hybrid(args: &Args<'_>) -> Result<Output> {
-    prepare(args, Model::Hybrid)
-}
-
-/// Scores a whole chunk of rows of `function` (a GMN similarity): graphs are built in parallel,
-/// grouped by size, then scored in batches of up to [`BATCH_PAIRS`] pairs, batches in parallel.
-/// Results are in row order; `None` when `function` has no batched form.
-pub fn call_batch(
+/// `gmn_similarity`'s batched form (its registry entry's `batch`).
+pub fn gmn_similarity_batch(
     function: &'static ScalarFunction,
     rows: &[Vec<Value<'_>>],
     host: Host,
-) -> Option<Vec<Result<Output>>> {
-    let (model, call): (Model, fn(&Args<'_>) -> Result<Output>) = match function.name {
-        "gmn_similarity" => (Model::FuncEval, prepare_funceval),
-        "hybrid_gmn_similarity" => (Model::Hybrid, prepare_hybrid),
-        _ => return None,
-    };
-    let preparer = ScalarFunction { call, ..*function };
-    let prepared: Vec<(Result<Output>, Option<PairGraph>)> = rows
+) -> Vec<Result<Output>> {
+    score_rows(function, rows, host, Model::FuncEval)
+}
+
+/// `hybrid_gmn_similarity`'s batched form (its registry entry's `batch`).
+pub fn hybrid_gmn_similarity_batch(
+    function: &'static ScalarFunction,
+    rows: &[Vec<Value<'_>>],
+    host: Host,
+) -> Vec<Result<Output>> {
+    score_rows(function, rows, host, Model::Hybrid)
+}
+
+/// Scores a whole chunk of rows of `function` (a GMN similarity of `model`): graphs are built in
+/// parallel, grouped by size, then scored in batches of up to [`BATCH_PAIRS`] pairs, batches in
+/// parallel. Results are in row order, as `function` would give them row by row.
+fn score_rows(
+    function: &'static ScalarFunction,
+    rows: &[Vec<Value<'_>>],
+    host: Host,
+    model: Model,
+) -> Vec<Result<Output>> {
+    let graphs: Vec<Result<Option<PairGraph>>> = rows
         .par_iter()
-        .map(|values| {
-            PREPARED.with(|p| p.borrow_mut().take());
-            let out = preparer.invoke(values, host);
-            (out, PREPARED.with(|p| p.borrow_mut().take()))
-        })
+        .map(|values| function.invoke_with(values, host, None, |args| row_graph(args, model)))
         .collect();
     let mut results: Vec<Result<Output>> = Vec::with_capacity(rows.len());
     let mut pending: Vec<(usize, PairGraph)> = Vec::new();
-    for (i, (out, graph)) in prepared.into_iter().enumerate() {
-        match (out, graph) {
-            (Ok(_), Some(g)) => {
+    for (i, graph) in graphs.into_iter().enumerate() {
+        match graph {
+            Ok(Some(g)) => {
                 pending.push((i, g));
                 results.push(Ok(Output::Null));
             }
-            (out, _) => results.push(out),
+            Ok(None) => results.push(Ok(Output::Null)),
+            Err(e) => results.push(Err(e)),
         }
     }
     // Similar-size graphs share a model run: a batch is padded to its widest graph, and the dense
@@ -148,7 +146,7 @@ pub fn call_batch(
             }
         }
     }
-    Some(results)
+    results
 }
 
 /// Nodes of the larger side of a pair: the width the pair pads its batch to.
@@ -258,10 +256,26 @@ mod tests {
 
     #[test]
     fn only_gmn_scores_are_batched() {
-        let f = crate::registry::SCALAR_FUNCTIONS
+        let batched: Vec<&str> = crate::registry::SCALAR_FUNCTIONS
             .iter()
-            .find(|f| f.name == "sql_graph")
-            .unwrap();
-        assert!(call_batch(f, &[], Host::Native).is_none());
+            .filter(|f| f.batch.is_some())
+            .map(|f| f.name)
+            .collect();
+        assert_eq!(batched, ["gmn_similarity", "hybrid_gmn_similarity"]);
+    }
+
+    #[test]
+    fn batch_rows_follow_the_signature_and_null_rule() {
+        let f = crate::registry::scalar("gmn_similarity").unwrap();
+        let batch = f.batch.unwrap();
+        let rows = vec![
+            vec![Value::Null, Value::Text("SELECT 1")],
+            vec![Value::Text("SELECT 1")],
+        ];
+        let results = batch(f, &rows, Host::Native);
+        assert_eq!(results.len(), 2);
+        assert_eq!(results[0], Ok(Output::Null));
+        assert!(matches!(results[1], Err(Error::Arity { .. })));
+        assert!(batch(f, &[], Host::Native).is_empty());
     }
 }

@@ -229,6 +229,11 @@ pub fn describe_params(params: &[Param]) -> String {
     out
 }
 
+/// Scores a whole chunk of rows of the function at once, results in row order (each row's
+/// arguments checked as [`ScalarFunction::invoke`] checks them): for functions whose rows share
+/// work, such as one model run over many pairs. Hosts that hand over chunks (DuckDB) call it.
+pub type BatchCall = fn(&'static ScalarFunction, &[Vec<Value<'_>>], Host) -> Vec<Result<Output>>;
+
 /// A scalar SQL function: one value per row.
 pub struct ScalarFunction {
     pub name: &'static str,
@@ -239,6 +244,9 @@ pub struct ScalarFunction {
     /// Same arguments, same result: lets hosts fold constants and cache (false for `sqlsim_debug`).
     pub deterministic: bool,
     pub call: fn(&Args<'_>) -> Result<Output>,
+    /// The chunk-at-a-time form, when the function has one; it gives the same results as `call`
+    /// row by row.
+    pub batch: Option<BatchCall>,
 }
 
 impl ScalarFunction {
@@ -252,6 +260,19 @@ impl ScalarFunction {
             Output::Null,
             self.call,
         )
+    }
+
+    /// Runs `call` in place of the declared implementation, with the same arity check, NULL rule
+    /// (`null_result` for NULL in a required argument) and caught panics: the per-row step of a
+    /// [`BatchCall`], which returns what the batch needs rather than an [`Output`].
+    pub fn invoke_with<T>(
+        &self,
+        values: &[Value<'_>],
+        host: Host,
+        null_result: T,
+        call: impl FnOnce(&Args<'_>) -> Result<T>,
+    ) -> Result<T> {
+        invoke_checked(self.name, self.params, values, host, null_result, call)
     }
 
     /// Number of required parameters.
