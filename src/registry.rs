@@ -22,6 +22,13 @@ pub use signature::{
 };
 
 use crate::error::Result;
+
+/// Where the loaded extension lives, handed over once by the host adapter at load time: ONNX
+/// Runtime and the GMN models are looked for there first (the adapters reach the core only
+/// through the registry).
+pub fn set_library_dir(dir: std::path::PathBuf) {
+    crate::gmn::runtime::set_library_dir(dir);
+}
 use crate::metrics::ast_ted;
 use crate::query_tree;
 

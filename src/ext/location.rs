@@ -1,6 +1,6 @@
 //! Where the loaded library lies on disk: both adapters call [`publish`] when the extension is
 //! loaded, which finds this shared object's directory through `dladdr` and hands it to the core
-//! (`gmn::runtime::set_library_dir`), so the core stays free of loader calls and `unsafe`.
+//! (`registry::set_library_dir`), so the core stays free of loader calls and `unsafe`.
 
 use std::ffi::{CStr, OsStr};
 use std::os::unix::ffi::OsStrExt;
@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 /// models there); nothing when the loader cannot say.
 pub(super) fn publish() {
     if let Some(dir) = library_dir() {
-        crate::gmn::runtime::set_library_dir(dir);
+        crate::registry::set_library_dir(dir);
     }
 }
 
