@@ -18,6 +18,24 @@ use std::sync::{Arc, Mutex, OnceLock};
 /// Prefix of the ONNX Runtime library's file name (`libonnxruntime.so.1.31.1`).
 const RUNTIME_PREFIX: &str = "libonnxruntime.so";
 
+/// Why a GMN score could not be computed; the message names what was missing or failed and
+/// where it looked.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RuntimeError {
+    /// ONNX Runtime or a model file is not where sqlsim looks for it.
+    Missing(String),
+    /// ONNX Runtime was found but failed: it did not start, a model did not load or run.
+    Failed(String),
+}
+
+impl std::fmt::Display for RuntimeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RuntimeError::Missing(m) | RuntimeError::Failed(m) => write!(f, "{m}"),
+        }
+    }
+}
+
 /// The model file of `model`.
 pub fn model_file(model: Model) -> &'static str {
     match model {
@@ -83,8 +101,8 @@ fn runtime_candidates() -> (Vec<PathBuf>, Vec<String>) {
 }
 
 /// The ONNX Runtime environment, loaded on first use; the outcome (or why it failed) is kept.
-fn environment() -> Result<&'static Environment, String> {
-    static ENV: OnceLock<Result<Environment, String>> = OnceLock::new();
+fn environment() -> Result<&'static Environment, RuntimeError> {
+    static ENV: OnceLock<Result<Environment, RuntimeError>> = OnceLock::new();
     ENV.get_or_init(|| {
         let (candidates, looked) = runtime_candidates();
         let mut failures = Vec::new();
@@ -92,7 +110,10 @@ fn environment() -> Result<&'static Environment, String> {
             match ort::init_from(&path) {
                 Ok(builder) => {
                     return builder.with_name("sqlsim").build().map_err(|e| {
-                        format!("ONNX Runtime at {} failed to start: {e}", path.display())
+                        RuntimeError::Failed(format!(
+                            "ONNX Runtime at {} failed to start: {e}",
+                            path.display()
+                        ))
                     });
                 }
                 Err(e) => failures.push(e.to_string()),
@@ -102,7 +123,7 @@ fn environment() -> Result<&'static Environment, String> {
         if !failures.is_empty() {
             message.push_str(&format!(" ({})", failures.join("; ")));
         }
-        Err(message)
+        Err(RuntimeError::Missing(message))
     })
     .as_ref()
     .map_err(Clone::clone)
@@ -110,7 +131,7 @@ fn environment() -> Result<&'static Environment, String> {
 
 /// The model file of `model`: beside the extension, then in `SQLSIM_MODEL_DIR`. A file once found
 /// is remembered (every scored row asks), a missing one is looked for again on the next call.
-pub fn model_path(model: Model) -> Result<PathBuf, String> {
+pub fn model_path(model: Model) -> Result<PathBuf, RuntimeError> {
     static FOUND: [OnceLock<PathBuf>; 2] = [OnceLock::new(), OnceLock::new()];
     let slot = &FOUND[model as usize];
     if let Some(p) = slot.get() {
@@ -120,7 +141,7 @@ pub fn model_path(model: Model) -> Result<PathBuf, String> {
     Ok(slot.get_or_init(|| found).clone())
 }
 
-fn look_for_model(model: Model) -> Result<PathBuf, String> {
+fn look_for_model(model: Model) -> Result<PathBuf, RuntimeError> {
     let file = model_file(model);
     let mut looked = Vec::new();
     let mut dirs = Vec::new();
@@ -140,14 +161,14 @@ fn look_for_model(model: Model) -> Result<PathBuf, String> {
     if std::env::var_os("SQLSIM_MODEL_DIR").is_none() {
         looked.push("SQLSIM_MODEL_DIR (unset)".into());
     }
-    Err(format!(
+    Err(RuntimeError::Missing(format!(
         "model {file} not found: looked in {}",
         looked.join(", ")
-    ))
+    )))
 }
 
 /// Ok when the runtime loads and `model`'s file exists (what a score needs before any graph).
-pub fn check(model: Model) -> Result<(), String> {
+pub fn check(model: Model) -> Result<(), RuntimeError> {
     environment()?;
     model_path(model).map(|_| ())
 }
@@ -170,8 +191,9 @@ fn pool(path: &Path) -> Arc<Pool> {
         .clone()
 }
 
-fn open_session(env: &Environment, path: &Path) -> Result<Session, String> {
-    let fail = |e: String| format!("cannot load model {}: {e}", path.display());
+fn open_session(env: &Environment, path: &Path) -> Result<Session, RuntimeError> {
+    let fail =
+        |e: String| RuntimeError::Failed(format!("cannot load model {}: {e}", path.display()));
     Session::builder(env)
         .map_err(|e| fail(e.to_string()))?
         .with_intra_threads(1)
@@ -185,9 +207,9 @@ fn open_session(env: &Environment, path: &Path) -> Result<Session, String> {
 fn tensor_inputs(
     prefix: &str,
     t: SideTensors,
-) -> Result<Vec<(String, ort::session::SessionInputValue<'static>)>, String> {
+) -> Result<Vec<(String, ort::session::SessionInputValue<'static>)>, RuntimeError> {
     let (b, n, r2) = (t.batch, t.nodes, 2 * t.relations);
-    let err = |e: ort::Error| format!("cannot build input tensors: {e}");
+    let err = |e: ort::Error| RuntimeError::Failed(format!("cannot build input tensors: {e}"));
     Ok(vec![
         (
             format!("{prefix}_types"),
@@ -219,7 +241,7 @@ fn tensor_inputs(
 }
 
 /// Scores of a batch of pairs of one model (the model's `score` output, clamped to [0, 1]).
-pub fn score_batch(model: Model, pairs: &[&PairGraph]) -> Result<Vec<f64>, String> {
+pub fn score_batch(model: Model, pairs: &[&PairGraph]) -> Result<Vec<f64>, RuntimeError> {
     if pairs.is_empty() {
         return Ok(Vec::new());
     }
@@ -249,8 +271,8 @@ fn run(
     inputs: Vec<(String, ort::session::SessionInputValue<'static>)>,
     batch: usize,
     path: &Path,
-) -> Result<Vec<f64>, String> {
-    let fail = |e: String| format!("model {} failed: {e}", path.display());
+) -> Result<Vec<f64>, RuntimeError> {
+    let fail = |e: String| RuntimeError::Failed(format!("model {} failed: {e}", path.display()));
     let outputs = session.run(inputs).map_err(|e| fail(e.to_string()))?;
     let score = outputs
         .get("score")

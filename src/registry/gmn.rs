@@ -64,7 +64,8 @@ const BATCH_ADJACENCY: usize = 1 << 23;
 /// The graph of one row's pair, once the runtime and the model are known to be there (the
 /// per-row half of a batched call); `None` when there is no graph (the row scores NULL).
 fn row_graph(args: &Args<'_>, model: Model) -> Result<Option<PairGraph>> {
-    let unavailable = |e: String| Error::Unavailable(format!("{}(): {e}", args.function()));
+    let unavailable =
+        |e: runtime::RuntimeError| Error::Unavailable(format!("{}(): {e}", args.function()));
     runtime::check(model).map_err(unavailable)?;
     let schema = schema(args, 2)?;
     Ok(pair_graph(
@@ -122,7 +123,7 @@ fn score_rows(
     // adjacency grows with the square of that width.
     pending.sort_by_key(|(row, g)| (width(g), *row));
     let batches = batches(&pending, model.relations());
-    let scored: Vec<(usize, std::result::Result<Vec<f64>, String>)> = batches
+    let scored: Vec<(usize, std::result::Result<Vec<f64>, runtime::RuntimeError>)> = batches
         .par_iter()
         .map(|range| {
             let pairs: Vec<&PairGraph> = pending[range.clone()].iter().map(|(_, g)| g).collect();
