@@ -1,7 +1,8 @@
 //! The crate's one error type: every failure is a value that names what went wrong and where.
 //! Modules that tell their failures apart by kind have their own enum beside the code that raises
-//! it (`plan::PlanError`, `parseval::SearchError`, `metrics::spider::SpiderError`, `gmn::runtime::RuntimeError`, ...), whose
-//! `Display` is the message users see and which converts into [`Error`] with `From`.
+//! it (`plan::PlanError`, `parseval::SearchError`, `metrics::spider::SpiderError`,
+//! `gmn::runtime::RuntimeError`, ...), whose `Display` is the message users see and which converts
+//! into [`Error`] (with `From`, or by the registry, which adds the function's name).
 
 use std::fmt;
 
