@@ -10,6 +10,7 @@
 //! `make test-rust` runs them with `--ignored` when `$(DATA)` exists; by hand:
 //! `SQLSIM_DATA=/path/to/shared/data cargo test --profile test-fast --test integration -- --ignored`.
 
+mod data;
 mod layout;
 
 mod golden_normalize;
