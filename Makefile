@@ -36,7 +36,7 @@ ORT_SONAME := libonnxruntime.so.1.31.1
 MODELS := $(wildcard models/*.onnx)
 DIST_MODELS := $(patsubst models/%,$(DIST)/%,$(MODELS))
 
-.PHONY: z3 ort all demo test test-rust test-sql test-duckdb-versions test-models lint bench eval spider-eval evaluate-run evaluate-run-sqlite train-gmn deps venv clean
+.PHONY: z3 ort all demo test test-rust check test-sql test-duckdb-versions test-models lint bench eval spider-eval evaluate-run evaluate-run-sqlite train-gmn deps venv clean
 
 all: $(DIST)/sqlsim.so $(DIST)/sqlsim.duckdb_extension $(DIST)/$(Z3_SONAME) $(DIST)/$(ORT_SONAME) $(DIST_MODELS)
 
@@ -110,11 +110,33 @@ demo: all venv
 # --- tests ------------------------------------------------------------------------------------
 test: all venv test-rust test-sql test-duckdb-versions test-models stress-short fuzz-short
 
-# Unit, golden, property and data-backed tests in release (they replay thousands of examples);
-# doctests in the dev profile (release's LTO leaves no rlib for rustdoc to link).
+# The Rust tests build in their own cargo profile (Cargo.toml [profile.test-fast]: release's code
+# generation without LTO, incremental), in target/$(TEST_PROFILE): the library's unit tests, the
+# one integration test crate (tests/integration/) and the doctests, each built once; examples are
+# built only by the targets that run them. Tests that read $(DATA) are #[ignore]d: they are
+# reported as ignored when it is absent and run with --ignored when it exists.
+TEST_PROFILE ?= test-fast
+TEST_CARGO = $(CARGO) test --profile $(TEST_PROFILE)
+DATA_ABS = $(abspath $(DATA))
 test-rust: .cache/deps.stamp $(Z3_DIR)/$(Z3_SONAME)
-	$(CARGO) test --release --all-targets
-	LD_LIBRARY_PATH=$(Z3_LIBRARY_PATH_OVERRIDE) $(CARGO) test --doc
+	$(TEST_CARGO) --lib --test integration
+	LD_LIBRARY_PATH=$(Z3_LIBRARY_PATH_OVERRIDE) $(TEST_CARGO) --doc
+	@if [ -d "$(DATA)" ]; then \
+	  echo "SQLSIM_DATA=$(DATA_ABS) $(TEST_CARGO) --test integration -- --ignored"; \
+	  SQLSIM_DATA=$(DATA_ABS) $(TEST_CARGO) --test integration -- --ignored; \
+	else echo "test-rust: $(DATA) is absent: the data-backed tests above stay ignored (set DATA=...)"; fi
+
+# The tests of what changed since the merge base with $(CHECK_BASE) (commits, staged, unstaged and
+# untracked files): tests/check.sh maps each changed path to its top-level module under src/ and
+# runs that module's unit tests, the integration tests (all but the data-backed ones), the doctests
+# of changed files' modules and `pytest -k` over tests/sql for those module names (which builds
+# dist/ first). CHECK_MODULES=plan,schema names the modules instead; CHECK_SQL=0 leaves out SQL.
+CHECK_BASE ?= main
+CHECK_MODULES ?=
+CHECK_SQL ?= 1
+check: .cache/deps.stamp $(Z3_DIR)/$(Z3_SONAME)
+	CARGO="$(CARGO)" TEST_PROFILE=$(TEST_PROFILE) CHECK_BASE=$(CHECK_BASE) CHECK_MODULES=$(CHECK_MODULES) \
+	  CHECK_SQL=$(CHECK_SQL) MAKE="$(MAKE)" PY=$(PY) SQLSIM_DATA=$(DATA_ABS) bash tests/check.sh
 
 test-sql: all venv
 	SQLSIM_DATA=$(DATA) $(PY) -m pytest -q tests/sql
@@ -180,8 +202,10 @@ stress-short: all venv
 # runs FUZZ_INPUTS (1,000,000) inputs per entry point: about 12 minutes for the five fast ones on
 # 2 cores (4,000 to 14,000 inputs/s) and about 4 hours for parseval (~70 inputs/s; set
 # FUZZ_PARSEVAL_INPUTS to run fewer). `fuzz-short` is CI's version (part of `make test`; about 40 s
-# once test-rust has built the example; its slow bound is 15 s of CPU: the slowest ParSEval input
-# of its 2,000 takes 3.1 s of CPU at the fuzzer's 2M work units).
+# plus building the example), built in the tests' profile on the library test-rust built: a
+# release build would link the whole library again with LTO for a one-minute run. Its slow bound
+# is 15 s of CPU: the slowest ParSEval input of its 2,000 takes 3.1-3.6 s of CPU at the fuzzer's
+# 2M work units.
 FUZZ_INPUTS ?= 1000000
 FUZZ_PARSEVAL_INPUTS ?= $(FUZZ_INPUTS)
 FUZZ_SEED ?= 1
@@ -192,7 +216,7 @@ fuzz: $(Z3_DIR)/$(Z3_SONAME)
 	  --parseval-inputs $(FUZZ_PARSEVAL_INPUTS) --seed $(FUZZ_SEED) --slow-ms $(FUZZ_SLOW_MS)
 
 fuzz-short: $(Z3_DIR)/$(Z3_SONAME)
-	$(CARGO) run --release --example fuzz -- --entry all --inputs 5000 --parseval-inputs 2000 \
+	$(CARGO) run --profile $(TEST_PROFILE) --example fuzz -- --entry all --inputs 5000 --parseval-inputs 2000 \
 	  --seed $(FUZZ_SEED) --slow-ms 15000
 
 # --- GMN models (models/README.md) ---------------------------------------------------------------

@@ -1,6 +1,6 @@
 //! A plan printed back as SQLite SQL, one derived table per operator with every column named
 //! `c<id>`. Running it next to the original query checks that the rewrite rules keep results
-//! (`tests/plan_equivalence.rs`); it is not meant to be pretty.
+//! (`tests/integration/plan_equivalence.rs`); it is not meant to be pretty.
 
 use super::columns::{ColumnId, Columns};
 use super::expr::{literal_text, Expr, Literal, Op, SubqueryKind};

@@ -3,10 +3,11 @@
 //!
 //! Golden fixtures (`tests/fixtures/schema/<name>.sql|.json`, expected `<name>.expected`; and the
 //! concert_singer entry of `tests/golden/spider/tables.json`, expected `spider_entry.expected`):
-//! the schema rendered as text by [`render`], one table per block. `SQLSIM_BLESS=1 cargo test --test
-//! schema_forms` rewrites the expected files (review the diff before committing).
-//! The last test reads the real BIRD and Spider schema files from `../shared/data` and is skipped
-//! when they are absent.
+//! the schema rendered as text by [`render`], one table per block. `SQLSIM_BLESS=1 cargo test
+//! --profile test-fast --test integration schema_forms` rewrites the expected files (review the
+//! diff before committing).
+//! The last test reads the real BIRD and Spider schema files from `../shared/data` and is ignored
+//! unless run with `--ignored` (see `data`).
 
 use serde_json::Value;
 use sqlsim::metrics::spider::{evaluate_with, hardness_with, Options, SpiderContext};
@@ -195,23 +196,16 @@ fn inferred_schema_from_gold_and_prediction() {
     assert_eq!(s.columns[0].affinity(), Affinity::Blob);
 }
 
-/// `../shared/data`, when present (the public data sets; never copied into the repository).
-fn shared_data() -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data");
-    p.join("bird/schema.json").exists().then_some(p)
-}
-
 fn json_file(path: &Path) -> Value {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
 /// Every BIRD database (dev and train) and every Spider tables.json entry builds a schema.
 #[test]
+#[ignore = "needs ../shared/data (SQLSIM_DATA)"]
 fn every_public_schema_parses() {
-    let Some(data) = shared_data() else {
-        eprintln!("skipped: ../shared/data is absent");
-        return;
-    };
+    // `../shared/data`: the public data sets, never copied into the repository.
+    let data = crate::data::require("bird/schema.json");
     let find = |s: &Schema, table: &str, col: &str| {
         let t = s
             .table_index(table)

@@ -1,32 +1,20 @@
 //! Agreement with the official Spider evaluator (test-suite-sql-eval, etype match) example for example:
 //! hardness, exact match, the ten partial components and prediction parse failures.
 //!
-//! Needs ../shared/data (or $SQLSIM_SHARED_DATA); skips with a message when it is absent.
+//! Needs ../shared/data (or $SQLSIM_DATA): ignored unless run with `--ignored` (see `data`).
 
 use std::collections::HashMap;
-use std::path::PathBuf;
 
 use serde_json::Value;
 use sqlsim::metrics::spider::{evaluate_with, Component, Options, SpiderContext};
 use sqlsim::schema::{load_tables_file, Schema};
 
-fn data_dir() -> Option<PathBuf> {
-    let candidates = [
-        std::env::var("SQLSIM_SHARED_DATA").ok().map(PathBuf::from),
-        Some(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data")),
-    ];
-    candidates.into_iter().flatten().find(|p| {
-        p.join("spider_eval/official_exact_match.gold_pred_example.jsonl")
-            .exists()
-    })
-}
+use crate::data;
 
 #[test]
+#[ignore = "needs ../shared/data (SQLSIM_DATA)"]
 fn agrees_with_official_evaluator_on_spider_example() {
-    let Some(dir) = data_dir() else {
-        println!("skipped: ../shared/data not found (set SQLSIM_SHARED_DATA)");
-        return;
-    };
+    let dir = data::require("spider_eval/official_exact_match.gold_pred_example.jsonl");
     let tables =
         load_tables_file(dir.join("spider/tables_testsuite.json").to_str().unwrap()).unwrap();
     let ctx: HashMap<String, SpiderContext> = tables

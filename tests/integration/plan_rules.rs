@@ -3,7 +3,8 @@
 //!
 //! Each rule's cases run that rule alone to a fixed point on the unoptimized plan; the EXPLAIN
 //! text before and after is compared with `tests/golden/plan/<rule>.txt`. Regenerate with
-//! `SQLSIM_UPDATE_GOLDEN=1 cargo test --test plan_rules` and review the diff.
+//! `SQLSIM_UPDATE_GOLDEN=1 cargo test --profile test-fast --test integration plan_rules` and review
+//! the diff.
 
 use sqlsim::plan::{build_plan, plan_sql, rules};
 use sqlsim::schema::Schema;
