@@ -200,9 +200,10 @@ fn parse_input(rng: &mut TestRng, ctx: &Context) -> Vec<Call> {
     calls
 }
 
-/// sql_plan, sql_plan_error and RelPM with and without a schema.
-fn plan_input(rng: &mut TestRng, ctx: &Context) -> Vec<Call> {
-    let (schema, vocab) = schema_and_vocabulary(rng, ctx, 0.4);
+/// A schema argument (present with probability `schema_p`) and two related queries over its
+/// names, in the wild style with a few odd tokens: the plan and GMN entries' inputs.
+fn wild_pair(rng: &mut TestRng, ctx: &Context, schema_p: f64) -> (String, String, Arg) {
+    let (schema, vocab) = schema_and_vocabulary(rng, ctx, schema_p);
     let style = Style {
         oddity: 0.05,
         ..Style::WILD
@@ -210,6 +211,12 @@ fn plan_input(rng: &mut TestRng, ctx: &Context) -> Vec<Call> {
     let a = query(rng, ctx, &vocab, style);
     let b = partner(rng, ctx, &vocab, style, &a);
     let s = schema_arg(&schema);
+    (a, b, s)
+}
+
+/// sql_plan, sql_plan_error and RelPM with and without a schema.
+fn plan_input(rng: &mut TestRng, ctx: &Context) -> Vec<Call> {
+    let (a, b, s) = wild_pair(rng, ctx, 0.4);
     let mut calls = vec![
         Call::new("sql_plan", vec![text(&a), s.clone()]),
         Call::new("sql_plan_error", vec![text(&b), s.clone()]),
@@ -218,7 +225,7 @@ fn plan_input(rng: &mut TestRng, ctx: &Context) -> Vec<Call> {
             vec![text(&a), text(&b), s.clone(), weight(rng), weight(rng)],
         ),
     ];
-    if schema.is_some() && rng.random_bool(0.3) {
+    if s != Arg::Null && rng.random_bool(0.3) {
         calls.push(Call::new("relpm", vec![text(&a), text(&b)]));
     }
     if rng.random_bool(0.1) {
@@ -380,14 +387,7 @@ fn parseval_input(rng: &mut TestRng, ctx: &Context) -> Vec<Call> {
 
 /// The GMN graph builder (`sql_graph`, both models), no ONNX inference.
 fn gmn_input(rng: &mut TestRng, ctx: &Context) -> Vec<Call> {
-    let (schema, vocab) = schema_and_vocabulary(rng, ctx, 0.5);
-    let style = Style {
-        oddity: 0.05,
-        ..Style::WILD
-    };
-    let a = query(rng, ctx, &vocab, style);
-    let b = partner(rng, ctx, &vocab, style, &a);
-    let s = schema_arg(&schema);
+    let (a, b, s) = wild_pair(rng, ctx, 0.5);
     let model = match rng.random_range(0..8) {
         0..=2 => Arg::Null,
         3..=6 => text("hybrid"),
