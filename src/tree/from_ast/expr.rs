@@ -83,27 +83,20 @@ impl Builder {
             self.leaf(parent, "Truncated");
             return;
         }
-        let not =
-            |negated: &bool, yes: &'static str, no: &'static str| if *negated { no } else { yes };
+        let handled = self.structural(e, parent, depth)
+            || self.predicate(e, parent, depth)
+            || self.is_test(e, parent, depth)
+            || self.function_syntax(e, parent, depth);
+        if !handled {
+            self.leaf_expr(e, parent);
+        }
+    }
+
+    /// Nesting, operators, function calls, CASE and subqueries: the forms with their own shape.
+    /// Returns false for any other variant.
+    fn structural(&mut self, e: &Expr, parent: usize, depth: usize) -> bool {
         match e {
             Expr::Nested(inner) => self.expr(inner, parent, depth + 1),
-            Expr::Identifier(id) => {
-                self.leaf(parent, format!("Column:{}", ident_text(id)));
-            }
-            Expr::CompoundIdentifier(ids) => match ids.split_last() {
-                Some((col, quals)) if !quals.is_empty() => {
-                    let n = self.leaf(parent, format!("Column:{}", ident_text(col)));
-                    let q: Vec<&str> = quals.iter().map(ident_text).collect();
-                    self.leaf(n, format!("Qualifier:{}", q.join(".")));
-                }
-                Some((col, _)) => {
-                    self.leaf(parent, format!("Column:{}", ident_text(col)));
-                }
-                None => {}
-            },
-            Expr::Value(v) => {
-                self.leaf(parent, value_label(&v.value));
-            }
             Expr::BinaryOp { op, .. } if matches!(op, BinaryOperator::And | BinaryOperator::Or) => {
                 // One n-ary node per chain, collected with an explicit stack.
                 let n = self.leaf(parent, format!("BinaryOp:{op}"));
@@ -146,12 +139,23 @@ impl Builder {
                     self.exprs("Else", &[el], n, depth + 1);
                 }
             }
-            Expr::Cast {
-                expr, data_type, ..
-            } => {
-                let label = format!("Cast:{}", data_type.to_string().to_lowercase());
-                self.exprs(&label, &[expr], parent, depth);
+            Expr::Exists { subquery, negated } => {
+                let n = self.leaf(parent, not(negated, "Exists", "NotExists"));
+                self.query(subquery, n, depth + 1);
             }
+            Expr::Subquery(q) => {
+                let n = self.leaf(parent, "Subquery");
+                self.query(q, n, depth + 1);
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    /// Range, membership, pattern and quantified comparisons: `BETWEEN`, `IN`, `LIKE`, `ANY`/`ALL`, ...
+    /// Returns false for any other variant.
+    fn predicate(&mut self, e: &Expr, parent: usize, depth: usize) -> bool {
+        match e {
             Expr::Between {
                 expr,
                 negated,
@@ -221,6 +225,29 @@ impl Builder {
                 let label = not(negated, "RLike", "NotRLike");
                 self.exprs(label, &[expr, pattern], parent, depth);
             }
+            Expr::AnyOp {
+                left,
+                compare_op,
+                right,
+                ..
+            } => {
+                self.exprs(&format!("Any:{compare_op}"), &[left, right], parent, depth);
+            }
+            Expr::AllOp {
+                left,
+                compare_op,
+                right,
+            } => {
+                self.exprs(&format!("All:{compare_op}"), &[left, right], parent, depth);
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    /// `IS [NOT] NULL/TRUE/FALSE` and `IS [NOT] DISTINCT FROM`. Returns false for any other variant.
+    fn is_test(&mut self, e: &Expr, parent: usize, depth: usize) -> bool {
+        match e {
             Expr::IsNull(x) => {
                 self.exprs("IsNull", &[x], parent, depth);
             }
@@ -245,28 +272,20 @@ impl Builder {
             Expr::IsNotDistinctFrom(a, b) => {
                 self.exprs("IsNotDistinctFrom", &[a, b], parent, depth);
             }
-            Expr::Exists { subquery, negated } => {
-                let n = self.leaf(parent, not(negated, "Exists", "NotExists"));
-                self.query(subquery, n, depth + 1);
-            }
-            Expr::Subquery(q) => {
-                let n = self.leaf(parent, "Subquery");
-                self.query(q, n, depth + 1);
-            }
-            Expr::AnyOp {
-                left,
-                compare_op,
-                right,
-                ..
+            _ => return false,
+        }
+        true
+    }
+
+    /// Tuples and the functions with their own syntax (`CAST`, `EXTRACT`, `SUBSTRING`, `TRIM`, ...,
+    /// `COLLATE`). Returns false for any other variant.
+    fn function_syntax(&mut self, e: &Expr, parent: usize, depth: usize) -> bool {
+        match e {
+            Expr::Cast {
+                expr, data_type, ..
             } => {
-                self.exprs(&format!("Any:{compare_op}"), &[left, right], parent, depth);
-            }
-            Expr::AllOp {
-                left,
-                compare_op,
-                right,
-            } => {
-                self.exprs(&format!("All:{compare_op}"), &[left, right], parent, depth);
+                let label = format!("Cast:{}", data_type.to_string().to_lowercase());
+                self.exprs(&label, &[expr], parent, depth);
             }
             Expr::Tuple(items) => {
                 let refs: Vec<&Expr> = items.iter().collect();
@@ -307,6 +326,31 @@ impl Builder {
                 let label = format!("Collate:{}", object_name_text(collation).to_lowercase());
                 self.exprs(&label, &[expr], parent, depth);
             }
+            _ => return false,
+        }
+        true
+    }
+
+    /// Columns, values, wildcards and every other form: one leaf (a column qualifier is its child).
+    fn leaf_expr(&mut self, e: &Expr, parent: usize) {
+        match e {
+            Expr::Identifier(id) => {
+                self.leaf(parent, format!("Column:{}", ident_text(id)));
+            }
+            Expr::CompoundIdentifier(ids) => match ids.split_last() {
+                Some((col, quals)) if !quals.is_empty() => {
+                    let n = self.leaf(parent, format!("Column:{}", ident_text(col)));
+                    let q: Vec<&str> = quals.iter().map(ident_text).collect();
+                    self.leaf(n, format!("Qualifier:{}", q.join(".")));
+                }
+                Some((col, _)) => {
+                    self.leaf(parent, format!("Column:{}", ident_text(col)));
+                }
+                None => {}
+            },
+            Expr::Value(v) => {
+                self.leaf(parent, value_label(&v.value));
+            }
             Expr::Wildcard(_) => {
                 self.leaf(parent, "Star");
             }
@@ -322,5 +366,14 @@ impl Builder {
                 self.leaf(parent, format!("Expr:{other}"));
             }
         }
+    }
+}
+
+/// The label of a negatable form: `no` when `negated`.
+fn not(negated: &bool, yes: &'static str, no: &'static str) -> &'static str {
+    if *negated {
+        no
+    } else {
+        yes
     }
 }
