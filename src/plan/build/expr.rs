@@ -50,6 +50,21 @@ fn binary_op(op: &BinaryOperator) -> Option<Op> {
     })
 }
 
+/// `e` negated when `negated`.
+fn negate(negated: bool, e: Expr) -> Expr {
+    if negated {
+        Expr::negation(e)
+    } else {
+        e
+    }
+}
+
+/// The error for an expression form the planner does not model (its first 40 characters).
+fn unsupported(e: &ast::Expr) -> PlanError {
+    let text: String = e.to_string().chars().take(40).collect();
+    PlanError::Unsupported(format!("unsupported expression: {text}"))
+}
+
 impl Builder<'_> {
     /// The plan expression of `e` in `scope`.
     pub fn expr(
@@ -76,9 +91,44 @@ impl Builder<'_> {
         scope: &Scope,
         aliases: &[Alias<'_>],
     ) -> BuildResult<Expr> {
-        let negate = |negated: bool, e: Expr| if negated { Expr::negation(e) } else { e };
+        use ast::Expr as E;
+        match e {
+            E::Nested(inner) => self.expr(inner, scope, aliases),
+            E::Identifier(_) | E::CompoundIdentifier(_) | E::Value(_) => {
+                self.name_or_literal(e, scope, aliases)
+            }
+            E::BinaryOp { .. } | E::UnaryOp { .. } => self.operator(e, scope, aliases),
+            E::IsNull(_)
+            | E::IsNotNull(_)
+            | E::IsDistinctFrom(..)
+            | E::IsNotDistinctFrom(..)
+            | E::IsTrue(_)
+            | E::IsNotFalse(_)
+            | E::IsFalse(_)
+            | E::IsNotTrue(_)
+            | E::Between { .. }
+            | E::InList { .. }
+            | E::Like { any: false, .. }
+            | E::ILike { any: false, .. } => self.predicate(e, scope, aliases),
+            E::Case { .. } | E::Cast { .. } | E::Substring { .. } | E::Collate { .. } => {
+                self.special_form(e, scope, aliases)
+            }
+            E::Function(f) => self.function(f, scope, aliases),
+            E::Exists { .. } | E::InSubquery { .. } | E::Subquery(_) => {
+                self.subquery(e, scope, aliases)
+            }
+            other => Err(unsupported(other)),
+        }
+    }
+
+    /// A column reference (resolved in `scope`, then among the aliases) or a literal.
+    fn name_or_literal(
+        &mut self,
+        e: &ast::Expr,
+        scope: &Scope,
+        aliases: &[Alias<'_>],
+    ) -> BuildResult<Expr> {
         Ok(match e {
-            ast::Expr::Nested(inner) => self.expr(inner, scope, aliases)?,
             ast::Expr::Identifier(id) => match scope.resolve(None, &id.value.to_lowercase()) {
                 Some(c) => Expr::Column(c),
                 None => self.unresolved(id, None, scope, aliases)?,
@@ -108,6 +158,18 @@ impl Builder<'_> {
                     )))
                 }
             }),
+            other => return Err(unsupported(other)),
+        })
+    }
+
+    /// A binary or unary operator; AND/OR chains are flattened.
+    fn operator(
+        &mut self,
+        e: &ast::Expr,
+        scope: &Scope,
+        aliases: &[Alias<'_>],
+    ) -> BuildResult<Expr> {
+        Ok(match e {
             ast::Expr::BinaryOp { left, op, right } => {
                 let op = binary_op(op)
                     .ok_or_else(|| PlanError::Unsupported(format!("unsupported operator {op}")))?;
@@ -137,6 +199,18 @@ impl Builder<'_> {
                     }
                 }
             }
+            other => return Err(unsupported(other)),
+        })
+    }
+
+    /// `IS ...`, `BETWEEN`, `IN (list)` and `LIKE`: predicates over scalar arguments.
+    fn predicate(
+        &mut self,
+        e: &ast::Expr,
+        scope: &Scope,
+        aliases: &[Alias<'_>],
+    ) -> BuildResult<Expr> {
+        Ok(match e {
             ast::Expr::IsNull(x) => Expr::call(Op::IsNull, vec![self.expr(x, scope, aliases)?]),
             ast::Expr::IsNotNull(x) => {
                 Expr::call(Op::IsNotNull, vec![self.expr(x, scope, aliases)?])
@@ -201,6 +275,18 @@ impl Builder<'_> {
                 }
                 negate(*negated, Expr::call(Op::Like, args))
             }
+            other => return Err(unsupported(other)),
+        })
+    }
+
+    /// CASE, CAST, SUBSTRING and COLLATE: the functions with their own syntax.
+    fn special_form(
+        &mut self,
+        e: &ast::Expr,
+        scope: &Scope,
+        aliases: &[Alias<'_>],
+    ) -> BuildResult<Expr> {
+        Ok(match e {
             ast::Expr::Case {
                 operand,
                 conditions,
@@ -255,7 +341,18 @@ impl Builder<'_> {
                 let name = collation.to_string().to_lowercase();
                 Expr::call(Op::Function(format!("collate_{name}")), vec![x])
             }
-            ast::Expr::Function(f) => self.function(f, scope, aliases)?,
+            other => return Err(unsupported(other)),
+        })
+    }
+
+    /// EXISTS, IN (subquery) and scalar subqueries, planned in `scope` (correlated names resolve).
+    fn subquery(
+        &mut self,
+        e: &ast::Expr,
+        scope: &Scope,
+        aliases: &[Alias<'_>],
+    ) -> BuildResult<Expr> {
+        Ok(match e {
             ast::Expr::Exists { subquery, negated } => {
                 let plan = self.query(subquery, Some(scope))?;
                 negate(
@@ -301,12 +398,7 @@ impl Builder<'_> {
                     plan,
                 }))
             }
-            other => {
-                let text: String = other.to_string().chars().take(40).collect();
-                return Err(PlanError::Unsupported(format!(
-                    "unsupported expression: {text}"
-                )));
-            }
+            other => return Err(unsupported(other)),
         })
     }
 
