@@ -35,59 +35,86 @@ impl Builder<'_> {
         offset: Option<Expr>,
         outer: Option<&Scope>,
     ) -> BuildResult<Plan> {
-        let group_terms = match &s.group_by {
-            GroupByExpr::Expressions(e, _) => e.len(),
-            GroupByExpr::All(_) => 0,
-        };
-        if [s.projection.len(), order.len(), group_terms]
-            .iter()
-            .any(|&n| n > super::MAX_LIST_TERMS)
-        {
-            return Err(PlanError::Limit(format!(
-                "at most {} terms in a select list, GROUP BY or ORDER BY",
-                super::MAX_LIST_TERMS
-            )));
-        }
-        let distinct = match &s.distinct {
-            None | Some(Distinct::All) => false,
-            Some(Distinct::Distinct) => true,
-            Some(Distinct::On(_)) => {
-                return Err(PlanError::Unsupported(
-                    "DISTINCT ON is not supported".into(),
-                ))
-            }
-        };
-        if s.top.is_some() || s.into.is_some() || s.qualify.is_some() {
-            return Err(PlanError::Unsupported(
-                "TOP, INTO and QUALIFY are not supported".into(),
-            ));
-        }
+        let distinct = checked_distinct(s, order)?;
         let mut scope = Scope::nested(outer);
         let mut plan = self.plan_from(&s.from, &mut scope)?;
-        let aliases: Vec<Alias> = s
-            .projection
-            .iter()
-            .filter_map(|i| match i {
-                SelectItem::ExprWithAlias { expr, alias } => {
-                    Some((alias.value.to_lowercase(), expr))
-                }
-                _ => None,
-            })
-            .collect();
+        let aliases = select_aliases(s);
         if let Some(w) = &s.selection {
-            let condition = self.expr(w, &scope, &aliases)?;
-            if condition.has_aggregate() {
-                return Err(PlanError::Invalid(
-                    "aggregate functions are not allowed in WHERE".into(),
-                ));
-            }
-            plan = Plan::Filter(Filter {
-                input: Box::new(plan),
-                condition,
-            });
+            plan = self.where_filter(plan, w, &scope, &aliases)?;
         }
         let mut items = self.select_items(s, &scope, &aliases)?;
-        let group: Vec<Expr> = match &s.group_by {
+        let group = self.group_by(&s.group_by, &items, &scope, &aliases)?;
+        let mut having = match &s.having {
+            Some(h) => Some(self.expr(h, &scope, &aliases)?),
+            None => None,
+        };
+        let mut terms = Vec::new();
+        for o in order {
+            terms.push((self.order_term(&o.expr, &items, &scope, &aliases)?, o));
+        }
+        plan = self.aggregate_if_needed(plan, group, &mut items, &mut having, &mut terms)?;
+        if let Some(h) = having {
+            plan = Plan::Filter(Filter {
+                input: Box::new(plan),
+                condition: h,
+            });
+        }
+        let mut project = self.projection(&items);
+        let visible = project.len();
+        let mut keys = self.order_keys(terms, &mut project);
+        let hidden = project.len() > visible;
+        let visible_items: Vec<(ColumnId, Expr)> = project[..visible]
+            .iter()
+            .map(|(id, _)| (*id, Expr::Column(*id)))
+            .collect();
+        plan = Plan::Project(Project {
+            input: Box::new(plan),
+            items: project,
+        });
+        if distinct {
+            plan = self.distinct_rows(plan, visible, &mut keys);
+        }
+        if !keys.is_empty() || limit.is_some() || offset.is_some() {
+            plan = sorted(plan, keys, limit, offset);
+        }
+        if hidden {
+            plan = Plan::Project(Project {
+                input: Box::new(plan),
+                items: visible_items,
+            });
+        }
+        Ok(plan)
+    }
+
+    /// WHERE: a filter over the FROM plan; an aggregate in it is an error.
+    fn where_filter(
+        &mut self,
+        plan: Plan,
+        w: &ast::Expr,
+        scope: &Scope,
+        aliases: &[Alias<'_>],
+    ) -> BuildResult<Plan> {
+        let condition = self.expr(w, scope, aliases)?;
+        if condition.has_aggregate() {
+            return Err(PlanError::Invalid(
+                "aggregate functions are not allowed in WHERE".into(),
+            ));
+        }
+        Ok(Plan::Filter(Filter {
+            input: Box::new(plan),
+            condition,
+        }))
+    }
+
+    /// The GROUP BY terms; a number is a select-list position.
+    fn group_by(
+        &mut self,
+        group_by: &GroupByExpr,
+        items: &[Item],
+        scope: &Scope,
+        aliases: &[Alias<'_>],
+    ) -> BuildResult<Vec<Expr>> {
+        match group_by {
             GroupByExpr::Expressions(exprs, modifiers) => {
                 if !modifiers.is_empty() {
                     return Err(PlanError::Unsupported(
@@ -103,49 +130,51 @@ impl Builder<'_> {
                             .ok_or_else(|| {
                                 PlanError::Invalid(format!("GROUP BY term {k} out of range"))
                             })?,
-                        None => self.expr(e, &scope, &aliases)?,
+                        None => self.expr(e, scope, aliases)?,
                     });
                 }
-                out
+                Ok(out)
             }
-            GroupByExpr::All(_) => {
-                return Err(PlanError::Unsupported(
-                    "GROUP BY ALL is not supported".into(),
-                ))
-            }
-        };
-        let mut having = match &s.having {
-            Some(h) => Some(self.expr(h, &scope, &aliases)?),
-            None => None,
-        };
-        let mut terms = Vec::new();
-        for o in order {
-            terms.push((self.order_term(&o.expr, &items, &scope, &aliases)?, o));
+            GroupByExpr::All(_) => Err(PlanError::Unsupported(
+                "GROUP BY ALL is not supported".into(),
+            )),
         }
+    }
+
+    /// The Aggregate node when the block groups or aggregates anywhere (select list, HAVING,
+    /// ORDER BY); the aggregate calls in those expressions become its output columns.
+    fn aggregate_if_needed(
+        &mut self,
+        plan: Plan,
+        group: Vec<Expr>,
+        items: &mut [Item],
+        having: &mut Option<Expr>,
+        terms: &mut [(OrderTerm, &OrderByExpr)],
+    ) -> BuildResult<Plan> {
         let aggregating = !group.is_empty()
             || having.is_some()
             || items.iter().any(|i| i.expr.has_aggregate())
             || terms
                 .iter()
                 .any(|(t, _)| matches!(t, OrderTerm::Extra(e) if e.has_aggregate()));
-        if aggregating {
-            let mut targets: Vec<&mut Expr> = items.iter_mut().map(|i| &mut i.expr).collect();
-            targets.extend(having.iter_mut());
-            for (t, _) in terms.iter_mut() {
-                if let OrderTerm::Extra(e) = t {
-                    targets.push(e);
-                }
+        if !aggregating {
+            return Ok(plan);
+        }
+        let mut targets: Vec<&mut Expr> = items.iter_mut().map(|i| &mut i.expr).collect();
+        targets.extend(having.iter_mut());
+        for (t, _) in terms.iter_mut() {
+            if let OrderTerm::Extra(e) = t {
+                targets.push(e);
             }
-            plan = self.aggregate(plan, group, targets)?;
         }
-        if let Some(h) = having {
-            plan = Plan::Filter(Filter {
-                input: Box::new(plan),
-                condition: h,
-            });
-        }
+        self.aggregate(plan, group, targets)
+    }
+
+    /// The projection of the select list: a plain column keeps its id, anything else (or a
+    /// renamed column) gets a derived one.
+    fn projection(&mut self, items: &[Item]) -> Vec<(ColumnId, Expr)> {
         let mut project: Vec<(ColumnId, Expr)> = Vec::new();
-        for item in &items {
+        for item in items {
             let id = match (&item.expr, item.aliased) {
                 (Expr::Column(c), false)
                     if self.columns.name(*c).eq_ignore_ascii_case(&item.name) =>
@@ -161,7 +190,16 @@ impl Builder<'_> {
             };
             project.push((id, item.expr.clone()));
         }
-        let visible = project.len();
+        project
+    }
+
+    /// The sort keys; an ORDER BY expression outside the select list becomes a hidden column
+    /// appended to `project`.
+    fn order_keys(
+        &mut self,
+        terms: Vec<(OrderTerm, &OrderByExpr)>,
+        project: &mut Vec<(ColumnId, Expr)>,
+    ) -> Vec<SortKey> {
         let mut keys = Vec::new();
         for (term, o) in terms {
             let column = match term {
@@ -185,43 +223,27 @@ impl Builder<'_> {
             };
             keys.push(sort_key(column, o));
         }
-        let hidden = project.len() > visible;
-        let visible_items: Vec<(ColumnId, Expr)> = project[..visible]
-            .iter()
-            .map(|(id, _)| (*id, Expr::Column(*id)))
-            .collect();
-        plan = Plan::Project(Project {
-            input: Box::new(plan),
-            items: project,
-        });
-        if distinct {
-            // DISTINCT applies to the select list only; a hidden ORDER BY column takes one value
-            // per distinct row (SQLite picks it; ANY_VALUE here), so it does not split rows.
-            let output = plan.output();
-            let mut calls = Vec::new();
-            for hidden_id in &output[visible..] {
-                let call = self.any_value(*hidden_id);
-                for k in keys.iter_mut().filter(|k| k.column == *hidden_id) {
-                    k.column = call.id;
-                }
-                calls.push(call);
+        keys
+    }
+
+    /// DISTINCT over the first `visible` columns of `plan`. It applies to the select list only;
+    /// a hidden ORDER BY column takes one value per distinct row (SQLite picks it; ANY_VALUE
+    /// here), so it does not split rows, and `keys` sort on that value.
+    fn distinct_rows(&mut self, plan: Plan, visible: usize, keys: &mut [SortKey]) -> Plan {
+        let output = plan.output();
+        let mut calls = Vec::new();
+        for hidden_id in &output[visible..] {
+            let call = self.any_value(*hidden_id);
+            for k in keys.iter_mut().filter(|k| k.column == *hidden_id) {
+                k.column = call.id;
             }
-            plan = Plan::Aggregate(Aggregate {
-                group: output[..visible].to_vec(),
-                input: Box::new(plan),
-                calls,
-            });
+            calls.push(call);
         }
-        if !keys.is_empty() || limit.is_some() || offset.is_some() {
-            plan = sorted(plan, keys, limit, offset);
-        }
-        if hidden {
-            plan = Plan::Project(Project {
-                input: Box::new(plan),
-                items: visible_items,
-            });
-        }
-        Ok(plan)
+        Plan::Aggregate(Aggregate {
+            group: output[..visible].to_vec(),
+            input: Box::new(plan),
+            calls,
+        })
     }
 
     fn select_items(
@@ -340,6 +362,50 @@ impl Builder<'_> {
             None => OrderTerm::Extra(x),
         })
     }
+}
+
+/// The DISTINCT flag of a block, after refusing what the planner does not model (too many
+/// terms, DISTINCT ON, TOP, INTO, QUALIFY).
+fn checked_distinct(s: &Select, order: &[OrderByExpr]) -> BuildResult<bool> {
+    let group_terms = match &s.group_by {
+        GroupByExpr::Expressions(e, _) => e.len(),
+        GroupByExpr::All(_) => 0,
+    };
+    if [s.projection.len(), order.len(), group_terms]
+        .iter()
+        .any(|&n| n > super::MAX_LIST_TERMS)
+    {
+        return Err(PlanError::Limit(format!(
+            "at most {} terms in a select list, GROUP BY or ORDER BY",
+            super::MAX_LIST_TERMS
+        )));
+    }
+    let distinct = match &s.distinct {
+        None | Some(Distinct::All) => false,
+        Some(Distinct::Distinct) => true,
+        Some(Distinct::On(_)) => {
+            return Err(PlanError::Unsupported(
+                "DISTINCT ON is not supported".into(),
+            ))
+        }
+    };
+    if s.top.is_some() || s.into.is_some() || s.qualify.is_some() {
+        return Err(PlanError::Unsupported(
+            "TOP, INTO and QUALIFY are not supported".into(),
+        ));
+    }
+    Ok(distinct)
+}
+
+/// The select-list aliases, visible to WHERE, GROUP BY, HAVING and ORDER BY.
+fn select_aliases(s: &Select) -> Vec<Alias<'_>> {
+    s.projection
+        .iter()
+        .filter_map(|i| match i {
+            SelectItem::ExprWithAlias { expr, alias } => Some((alias.value.to_lowercase(), expr)),
+            _ => None,
+        })
+        .collect()
 }
 
 /// A positive integer literal (a select-list position in GROUP BY / ORDER BY).
