@@ -4,7 +4,9 @@
 
 use super::columns::{ColumnId, Columns};
 use super::expr::{literal_text, Expr, Literal, Op, SubqueryKind};
-use super::node::{JoinKind, Plan, SetKind};
+use super::node::{
+    Aggregate, Join, JoinKind, Plan, Project, SetKind, SetOp, Sort, TableScan, Values,
+};
 
 /// SQL computing the plan's rows, its output columns named `c<id>` in order.
 pub fn to_sql(plan: &Plan, columns: &Columns) -> String {
@@ -40,187 +42,208 @@ impl Writer<'_> {
 
     fn plan(&mut self, plan: &Plan) -> String {
         match plan {
-            Plan::TableScan(t) => {
-                let list: Vec<String> = t
-                    .columns
-                    .iter()
-                    .map(|c| {
-                        let col = self
-                            .columns
-                            .meta(*c)
-                            .origin
-                            .as_ref()
-                            .map_or("NULL".to_string(), |(_, n)| quote(n));
-                        format!("{col} AS {}", name(*c))
-                    })
-                    .collect();
-                format!("SELECT {} FROM {}", list.join(", "), quote(&t.table))
-            }
+            Plan::TableScan(t) => self.table_scan(t),
             Plan::Filter(f) => {
                 let cond = self.expr(&f.condition);
                 self.select("*", &f.input, &format!(" WHERE {cond}"))
             }
-            Plan::Project(p) => {
-                let mut seen = Vec::new();
-                let list: Vec<String> = p
-                    .items
-                    .iter()
-                    .map(|(id, e)| {
-                        // A column listed twice keeps one name; later ones get a unique alias.
-                        let alias = if seen.contains(id) {
-                            format!("{}_{}", name(*id), seen.len())
-                        } else {
-                            name(*id)
-                        };
-                        seen.push(*id);
-                        format!("{} AS {alias}", self.expr(e))
-                    })
-                    .collect();
-                self.select(&list.join(", "), &p.input, "")
-            }
-            Plan::Join(j) => {
-                let (l, r) = (self.plan(&j.left), self.plan(&j.right));
-                let (lt, rt) = (self.alias(), self.alias());
-                let cond = self.expr(&j.condition);
-                match j.kind {
-                    JoinKind::Semi | JoinKind::Anti => format!(
-                        "SELECT * FROM ({l}) AS {lt} WHERE {}EXISTS (SELECT 1 FROM ({r}) AS {rt} WHERE {cond})",
-                        if j.kind == JoinKind::Anti { "NOT " } else { "" }
-                    ),
-                    kind => {
-                        let k = match kind {
-                            JoinKind::Left => "LEFT JOIN",
-                            JoinKind::Right => "RIGHT JOIN",
-                            JoinKind::Full => "FULL JOIN",
-                            _ => "JOIN",
-                        };
-                        format!("SELECT * FROM ({l}) AS {lt} {k} ({r}) AS {rt} ON {cond}")
-                    }
-                }
-            }
-            Plan::Aggregate(a) => {
-                let mut list: Vec<String> = a
-                    .group
-                    .iter()
-                    .map(|g| format!("{} AS {}", name(*g), name(*g)))
-                    .collect();
-                for c in &a.calls {
-                    let args: Vec<String> = c.args.iter().map(|x| name(*x)).collect();
-                    let func = match c.func.name() {
-                        "ANY_VALUE" => "MIN",
-                        other => other,
-                    };
-                    let body = if args.is_empty() {
-                        "*".to_string()
-                    } else {
-                        args.join(", ")
-                    };
-                    list.push(format!(
-                        "{func}({}{body}) AS {}",
-                        if c.distinct { "DISTINCT " } else { "" },
-                        name(c.id)
-                    ));
-                }
-                if list.is_empty() {
-                    list.push("1 AS c_dummy".into());
-                }
-                let group = if a.group.is_empty() {
-                    String::new()
+            Plan::Project(p) => self.project(p),
+            Plan::Join(j) => self.join(j),
+            Plan::Aggregate(a) => self.aggregate(a),
+            Plan::Sort(s) => self.sort(s),
+            Plan::SetOp(s) => self.set_op(s),
+            Plan::Values(v) => self.values(v),
+        }
+    }
+
+    /// The base table, each column renamed `c<id>` (a column without an origin is NULL).
+    fn table_scan(&self, t: &TableScan) -> String {
+        let list: Vec<String> = t
+            .columns
+            .iter()
+            .map(|c| {
+                let col = self
+                    .columns
+                    .meta(*c)
+                    .origin
+                    .as_ref()
+                    .map_or("NULL".to_string(), |(_, n)| quote(n));
+                format!("{col} AS {}", name(*c))
+            })
+            .collect();
+        format!("SELECT {} FROM {}", list.join(", "), quote(&t.table))
+    }
+
+    /// The select list, each item named after its column id.
+    fn project(&mut self, p: &Project) -> String {
+        let mut seen = Vec::new();
+        let list: Vec<String> = p
+            .items
+            .iter()
+            .map(|(id, e)| {
+                // A column listed twice keeps one name; later ones get a unique alias.
+                let alias = if seen.contains(id) {
+                    format!("{}_{}", name(*id), seen.len())
                 } else {
-                    format!(
-                        " GROUP BY {}",
-                        a.group
-                            .iter()
-                            .map(|g| name(*g))
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    )
+                    name(*id)
                 };
-                self.select(&list.join(", "), &a.input, &group)
-            }
-            Plan::Sort(s) => {
-                let keys: Vec<String> = s
-                    .keys
-                    .iter()
-                    .map(|k| {
-                        format!(
-                            "{} {} NULLS {}",
-                            name(k.column),
-                            if k.descending { "DESC" } else { "ASC" },
-                            if k.nulls_first { "FIRST" } else { "LAST" }
-                        )
-                    })
-                    .collect();
-                let mut tail = String::new();
-                if !keys.is_empty() {
-                    tail.push_str(&format!(" ORDER BY {}", keys.join(", ")));
-                }
-                match (&s.fetch, &s.offset) {
-                    (None, None) => {}
-                    (f, o) => {
-                        let f = f.as_ref().map_or("-1".to_string(), |e| self.expr(e));
-                        tail.push_str(&format!(" LIMIT {f}"));
-                        if let Some(o) = o {
-                            tail.push_str(&format!(" OFFSET {}", self.expr(o)));
-                        }
-                    }
-                }
-                self.select("*", &s.input, &tail)
-            }
-            Plan::SetOp(s) => {
-                let op = match (s.kind, s.all) {
-                    (SetKind::Union, true) => "UNION ALL",
-                    (SetKind::Union, false) => "UNION",
-                    (SetKind::Intersect, _) => "INTERSECT",
-                    (SetKind::Except, _) => "EXCEPT",
+                seen.push(*id);
+                format!("{} AS {alias}", self.expr(e))
+            })
+            .collect();
+        self.select(&list.join(", "), &p.input, "")
+    }
+
+    /// A join; SEMI and ANTI joins become `[NOT] EXISTS`.
+    fn join(&mut self, j: &Join) -> String {
+        let (l, r) = (self.plan(&j.left), self.plan(&j.right));
+        let (lt, rt) = (self.alias(), self.alias());
+        let cond = self.expr(&j.condition);
+        match j.kind {
+            JoinKind::Semi | JoinKind::Anti => format!(
+                "SELECT * FROM ({l}) AS {lt} WHERE {}EXISTS (SELECT 1 FROM ({r}) AS {rt} WHERE {cond})",
+                if j.kind == JoinKind::Anti { "NOT " } else { "" }
+            ),
+            kind => {
+                let k = match kind {
+                    JoinKind::Left => "LEFT JOIN",
+                    JoinKind::Right => "RIGHT JOIN",
+                    JoinKind::Full => "FULL JOIN",
+                    _ => "JOIN",
                 };
-                let parts: Vec<String> = s
-                    .inputs
-                    .iter()
-                    .map(|i| {
-                        let list: Vec<String> = i
-                            .output()
-                            .iter()
-                            .zip(&s.columns)
-                            .map(|(from, to)| format!("{} AS {}", name(*from), name(*to)))
-                            .collect();
-                        self.select(&list.join(", "), i, "")
-                    })
-                    .collect();
-                let t = self.alias();
-                format!("SELECT * FROM ({}) AS {t}", parts.join(&format!(" {op} ")))
-            }
-            Plan::Values(v) => {
-                if v.columns.is_empty() {
-                    return if v.rows.is_empty() {
-                        "SELECT 1 AS c_dummy WHERE 0".into()
-                    } else {
-                        "SELECT 1 AS c_dummy".into()
-                    };
-                }
-                if v.rows.is_empty() {
-                    let list: Vec<String> = v
-                        .columns
-                        .iter()
-                        .map(|c| format!("NULL AS {}", name(*c)))
-                        .collect();
-                    return format!("SELECT {} WHERE 0", list.join(", "));
-                }
-                let rows: Vec<String> = v
-                    .rows
-                    .iter()
-                    .map(|r| {
-                        let list: Vec<String> = r
-                            .iter()
-                            .zip(&v.columns)
-                            .map(|(e, c)| format!("{} AS {}", self.expr(e), name(*c)))
-                            .collect();
-                        format!("SELECT {}", list.join(", "))
-                    })
-                    .collect();
-                rows.join(" UNION ALL ")
+                format!("SELECT * FROM ({l}) AS {lt} {k} ({r}) AS {rt} ON {cond}")
             }
         }
+    }
+
+    /// GROUP BY with the aggregate calls (ANY_VALUE as MIN); no columns at all is one dummy.
+    fn aggregate(&mut self, a: &Aggregate) -> String {
+        let mut list: Vec<String> = a
+            .group
+            .iter()
+            .map(|g| format!("{} AS {}", name(*g), name(*g)))
+            .collect();
+        for c in &a.calls {
+            let args: Vec<String> = c.args.iter().map(|x| name(*x)).collect();
+            let func = match c.func.name() {
+                "ANY_VALUE" => "MIN",
+                other => other,
+            };
+            let body = if args.is_empty() {
+                "*".to_string()
+            } else {
+                args.join(", ")
+            };
+            list.push(format!(
+                "{func}({}{body}) AS {}",
+                if c.distinct { "DISTINCT " } else { "" },
+                name(c.id)
+            ));
+        }
+        if list.is_empty() {
+            list.push("1 AS c_dummy".into());
+        }
+        let group = if a.group.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " GROUP BY {}",
+                a.group
+                    .iter()
+                    .map(|g| name(*g))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        };
+        self.select(&list.join(", "), &a.input, &group)
+    }
+
+    /// ORDER BY with NULLS FIRST/LAST spelled out, then LIMIT/OFFSET.
+    fn sort(&mut self, s: &Sort) -> String {
+        let keys: Vec<String> = s
+            .keys
+            .iter()
+            .map(|k| {
+                format!(
+                    "{} {} NULLS {}",
+                    name(k.column),
+                    if k.descending { "DESC" } else { "ASC" },
+                    if k.nulls_first { "FIRST" } else { "LAST" }
+                )
+            })
+            .collect();
+        let mut tail = String::new();
+        if !keys.is_empty() {
+            tail.push_str(&format!(" ORDER BY {}", keys.join(", ")));
+        }
+        match (&s.fetch, &s.offset) {
+            (None, None) => {}
+            (f, o) => {
+                let f = f.as_ref().map_or("-1".to_string(), |e| self.expr(e));
+                tail.push_str(&format!(" LIMIT {f}"));
+                if let Some(o) = o {
+                    tail.push_str(&format!(" OFFSET {}", self.expr(o)));
+                }
+            }
+        }
+        self.select("*", &s.input, &tail)
+    }
+
+    /// UNION/INTERSECT/EXCEPT of the inputs, each renamed to the set columns.
+    fn set_op(&mut self, s: &SetOp) -> String {
+        let op = match (s.kind, s.all) {
+            (SetKind::Union, true) => "UNION ALL",
+            (SetKind::Union, false) => "UNION",
+            (SetKind::Intersect, _) => "INTERSECT",
+            (SetKind::Except, _) => "EXCEPT",
+        };
+        let parts: Vec<String> = s
+            .inputs
+            .iter()
+            .map(|i| {
+                let list: Vec<String> = i
+                    .output()
+                    .iter()
+                    .zip(&s.columns)
+                    .map(|(from, to)| format!("{} AS {}", name(*from), name(*to)))
+                    .collect();
+                self.select(&list.join(", "), i, "")
+            })
+            .collect();
+        let t = self.alias();
+        format!("SELECT * FROM ({}) AS {t}", parts.join(&format!(" {op} ")))
+    }
+
+    /// Literal rows as `SELECT ... UNION ALL ...`; no rows is a `WHERE 0` select.
+    fn values(&mut self, v: &Values) -> String {
+        if v.columns.is_empty() {
+            return if v.rows.is_empty() {
+                "SELECT 1 AS c_dummy WHERE 0".into()
+            } else {
+                "SELECT 1 AS c_dummy".into()
+            };
+        }
+        if v.rows.is_empty() {
+            let list: Vec<String> = v
+                .columns
+                .iter()
+                .map(|c| format!("NULL AS {}", name(*c)))
+                .collect();
+            return format!("SELECT {} WHERE 0", list.join(", "));
+        }
+        let rows: Vec<String> = v
+            .rows
+            .iter()
+            .map(|r| {
+                let list: Vec<String> = r
+                    .iter()
+                    .zip(&v.columns)
+                    .map(|(e, c)| format!("{} AS {}", self.expr(e), name(*c)))
+                    .collect();
+                format!("SELECT {}", list.join(", "))
+            })
+            .collect();
+        rows.join(" UNION ALL ")
     }
 
     fn expr(&mut self, e: &Expr) -> String {
