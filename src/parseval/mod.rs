@@ -28,6 +28,7 @@ pub mod encode;
 mod error;
 pub mod evidence;
 pub mod execute;
+mod join;
 pub mod membership;
 pub mod options;
 pub mod output;
