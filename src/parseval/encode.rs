@@ -7,7 +7,7 @@ use z3::ast::{Bool, Int, Real, String as ZString};
 use super::execute::Executor;
 use super::speculation::lift;
 use super::symbolic::{as_real, cmp_terms, ite_val, Cmp, SymVal, Term, Truth};
-use crate::plan::{Expr, Literal, Op, SubqueryKind};
+use crate::plan::{Expr, Literal, Op, Subquery, SubqueryKind};
 
 type Env = [(u32, SymVal)];
 
@@ -406,21 +406,42 @@ impl Executor<'_> {
                 Truth::or(&ts)
             }
             Expr::Call(Op::Not, args) if args.len() == 1 => self.truth(&args[0], env).not(),
-            Expr::Call(Op::IsNull | Op::IsNotNull, args) if args.len() == 1 => {
+            Expr::Call(op, args) => {
+                let t = self
+                    .null_test_truth(op, args, env)
+                    .or_else(|| self.comparison_truth(op, args, env));
+                match t {
+                    Some(t) => t,
+                    None => {
+                        let v = self.value(e, env);
+                        self.nonzero(&v)
+                    }
+                }
+            }
+            Expr::Subquery(s) => self.subquery_truth(s, e, env),
+            _ => {
+                let v = self.value(e, env);
+                self.nonzero(&v)
+            }
+        }
+    }
+
+    /// `IS [NOT] NULL` and `IS [NOT] DISTINCT FROM`: never unknown. None for any other call.
+    fn null_test_truth(&mut self, op: &Op, args: &[Expr], env: &Env) -> Option<Truth> {
+        Some(match op {
+            Op::IsNull | Op::IsNotNull if args.len() == 1 => {
                 let v = self.value(&args[0], env);
                 let t = Truth {
                     t: v.null.clone(),
                     f: v.null.not(),
                 };
-                if matches!(e, Expr::Call(Op::IsNull, _)) {
+                if *op == Op::IsNull {
                     t
                 } else {
                     t.not()
                 }
             }
-            Expr::Call(op @ (Op::IsDistinctFrom | Op::IsNotDistinctFrom), args)
-                if args.len() == 2 =>
-            {
+            Op::IsDistinctFrom | Op::IsNotDistinctFrom if args.len() == 2 => {
                 let (a, b) = (self.value(&args[0], env), self.value(&args[1], env));
                 let same = super::symbolic::same_value(&a, &b);
                 let t = Truth {
@@ -433,11 +454,19 @@ impl Executor<'_> {
                     t.not()
                 }
             }
-            Expr::Call(op, args) if op.is_comparison() && args.len() == 2 => {
+            _ => return None,
+        })
+    }
+
+    /// Comparisons, BETWEEN, IN (list) and LIKE (a literal pattern over a text term; otherwise
+    /// unknown). None for any other call.
+    fn comparison_truth(&mut self, op: &Op, args: &[Expr], env: &Env) -> Option<Truth> {
+        Some(match op {
+            op if op.is_comparison() && args.len() == 2 => {
                 let (a, b) = (self.value(&args[0], env), self.value(&args[1], env));
                 self.compare(op, &a, &b)
             }
-            Expr::Call(Op::Between, args) if args.len() == 3 => {
+            Op::Between if args.len() == 3 => {
                 let (v, lo, hi) = (
                     self.value(&args[0], env),
                     self.value(&args[1], env),
@@ -448,7 +477,7 @@ impl Executor<'_> {
                     self.compare(&Op::LtEq, &v, &hi),
                 ])
             }
-            Expr::Call(Op::InList, args) if !args.is_empty() => {
+            Op::InList if !args.is_empty() => {
                 let v = self.value(&args[0], env);
                 let items: Vec<Truth> = args[1..]
                     .iter()
@@ -459,7 +488,7 @@ impl Executor<'_> {
                     .collect();
                 Truth::or(&items)
             }
-            Expr::Call(Op::Like, args) if args.len() == 2 => {
+            Op::Like if args.len() == 2 => {
                 let v = self.value(&args[0], env);
                 let pattern = match &args[1] {
                     Expr::Literal(Literal::Text(p)) => Some(p.clone()),
@@ -475,53 +504,53 @@ impl Executor<'_> {
                     _ => Truth::unknown(),
                 }
             }
-            Expr::Subquery(s) => {
-                self.quiet += 1;
-                let rel = self.run(&s.plan, env);
-                let operand = s.operand.as_ref().map(|o| self.value(o, env));
-                self.quiet -= 1;
-                let Ok(rel) = rel else {
+            _ => return None,
+        })
+    }
+
+    /// EXISTS, IN and scalar subqueries, run quietly (no branches) for this row; a subquery that
+    /// cannot be run is unknown.
+    fn subquery_truth(&mut self, s: &Subquery, e: &Expr, env: &Env) -> Truth {
+        self.quiet += 1;
+        let rel = self.run(&s.plan, env);
+        let operand = s.operand.as_ref().map(|o| self.value(o, env));
+        self.quiet -= 1;
+        let Ok(rel) = rel else {
+            return Truth::unknown();
+        };
+        match s.kind {
+            SubqueryKind::Exists => {
+                let any: Vec<Bool> = rel.rows.iter().map(|r| r.exists.clone()).collect();
+                let t = if any.is_empty() {
+                    Bool::from_bool(false)
+                } else {
+                    Bool::or(&any)
+                };
+                Truth { f: t.not(), t }
+            }
+            SubqueryKind::In => {
+                let Some(v) = operand else {
                     return Truth::unknown();
                 };
-                match s.kind {
-                    SubqueryKind::Exists => {
-                        let any: Vec<Bool> = rel.rows.iter().map(|r| r.exists.clone()).collect();
-                        let t = if any.is_empty() {
-                            Bool::from_bool(false)
-                        } else {
-                            Bool::or(&any)
-                        };
-                        Truth { f: t.not(), t }
-                    }
-                    SubqueryKind::In => {
-                        let Some(v) = operand else {
-                            return Truth::unknown();
-                        };
-                        let items: Vec<Truth> = rel
-                            .rows
-                            .iter()
-                            .filter_map(|r| {
-                                let x = r.vals.first()?;
-                                let c = self.compare(&Op::Eq, &v, x);
-                                Some(Truth {
-                                    t: Bool::and(&[r.exists.clone(), c.t]),
-                                    f: Bool::or(&[r.exists.not(), c.f]),
-                                })
-                            })
-                            .collect();
-                        if items.is_empty() {
-                            Truth::constant(false)
-                        } else {
-                            Truth::or(&items)
-                        }
-                    }
-                    SubqueryKind::Scalar => {
-                        let v = self.value(e, env);
-                        self.nonzero(&v)
-                    }
+                let items: Vec<Truth> = rel
+                    .rows
+                    .iter()
+                    .filter_map(|r| {
+                        let x = r.vals.first()?;
+                        let c = self.compare(&Op::Eq, &v, x);
+                        Some(Truth {
+                            t: Bool::and(&[r.exists.clone(), c.t]),
+                            f: Bool::or(&[r.exists.not(), c.f]),
+                        })
+                    })
+                    .collect();
+                if items.is_empty() {
+                    Truth::constant(false)
+                } else {
+                    Truth::or(&items)
                 }
             }
-            _ => {
+            SubqueryKind::Scalar => {
                 let v = self.value(e, env);
                 self.nonzero(&v)
             }
