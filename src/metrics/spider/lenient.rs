@@ -84,35 +84,64 @@ fn simple_fixes(toks: &[String]) -> Vec<String> {
 /// Token-level rewrites (see the module note).
 pub fn rewrite(toks: &[String]) -> Vec<String> {
     let toks = simple_fixes(toks);
-    let mut out: Vec<String> = Vec::with_capacity(toks.len() + 4);
-    // clause in effect per parenthesis depth
-    let mut clause: Vec<&str> = vec![""];
-    // start of the current SELECT item in `out`, per depth
-    let mut item_start: Vec<usize> = vec![0];
-    let mut aliases: HashMap<String, Vec<String>> = HashMap::new();
+    let mut r = Rewriter {
+        out: Vec::with_capacity(toks.len() + 4),
+        clause: vec![""],
+        item_start: vec![0],
+        aliases: HashMap::new(),
+    };
     let mut i = 0;
     while i < toks.len() {
-        let t = toks[i].as_str();
-        let cur = *clause.last().unwrap_or(&"");
+        // the clause the token is read in: before a JOIN or set operator changes it
+        let cur = *r.clause.last().unwrap_or(&"");
+        let consumed = match r.structure(&toks[i]) {
+            Some(n) => Some(n),
+            None => r.clause_rewrite(cur, &toks, i),
+        };
+        i += match consumed {
+            Some(n) => n,
+            None => {
+                r.out.push(toks[i].clone());
+                1
+            }
+        };
+    }
+    r.out
+}
+
+/// The state of one rewrite: tokens written so far and the clause structure around the next one.
+struct Rewriter {
+    out: Vec<String>,
+    /// Clause in effect per parenthesis depth.
+    clause: Vec<&'static str>,
+    /// Start of the current SELECT item in `out`, per depth.
+    item_start: Vec<usize>,
+    /// Column alias → the tokens of its expression.
+    aliases: HashMap<String, Vec<String>>,
+}
+
+impl Rewriter {
+    /// Tracks parentheses and clause keywords. Some(tokens consumed) when the token was written
+    /// here; None when it is left to the clause rewrites (JOIN and set operators only switch the
+    /// clause).
+    fn structure(&mut self, t: &str) -> Option<usize> {
         match t {
             "(" => {
-                out.push(t.into());
-                clause.push("");
-                item_start.push(out.len());
-                i += 1;
-                continue;
+                self.out.push(t.into());
+                self.clause.push("");
+                self.item_start.push(self.out.len());
+                Some(1)
             }
             ")" => {
-                out.push(t.into());
-                if clause.len() > 1 {
-                    clause.pop();
-                    item_start.pop();
+                self.out.push(t.into());
+                if self.clause.len() > 1 {
+                    self.clause.pop();
+                    self.item_start.pop();
                 }
-                i += 1;
-                continue;
+                Some(1)
             }
             "select" | "from" | "where" | "group" | "having" | "order" | "limit" | "on" => {
-                if let Some(c) = clause.last_mut() {
+                if let Some(c) = self.clause.last_mut() {
                     *c = match t {
                         "select" => "select",
                         "from" => "from",
@@ -124,99 +153,114 @@ pub fn rewrite(toks: &[String]) -> Vec<String> {
                         _ => "on",
                     };
                 }
-                out.push(t.into());
+                self.out.push(t.into());
                 if t == "select" {
-                    if let Some(s) = item_start.last_mut() {
-                        *s = out.len();
-                    }
+                    self.start_item();
                 }
-                i += 1;
-                continue;
+                Some(1)
             }
             "join" => {
-                if let Some(c) = clause.last_mut() {
+                if let Some(c) = self.clause.last_mut() {
                     *c = "from";
                 }
+                None
             }
             "intersect" | "union" | "except" => {
-                if let Some(c) = clause.last_mut() {
+                if let Some(c) = self.clause.last_mut() {
                     *c = "";
                 }
+                None
             }
-            _ => {}
+            _ => None,
         }
+    }
+
+    /// The next SELECT item starts at the end of `out`.
+    fn start_item(&mut self) {
+        if let Some(s) = self.item_start.last_mut() {
+            *s = self.out.len();
+        }
+    }
+
+    /// The rewrites of token `i` in clause `cur`: column aliases recorded and dropped, `FROM a, b`
+    /// and `table alias`, `IN (literals)`, later uses of an alias. Some(tokens consumed) when one
+    /// applied.
+    fn clause_rewrite(&mut self, cur: &str, toks: &[String], i: usize) -> Option<usize> {
+        let t = toks[i].as_str();
         let next = toks.get(i + 1).map(String::as_str);
         match cur {
-            "select" if t == "distinct" && item_start.last() == Some(&out.len()) => {
-                out.push(t.into());
-                if let Some(s) = item_start.last_mut() {
-                    *s = out.len();
-                }
-                i += 1;
-                continue;
+            "select" if t == "distinct" && self.item_start.last() == Some(&self.out.len()) => {
+                self.out.push(t.into());
+                self.start_item();
+                Some(1)
             }
             "select" if t == "," => {
-                out.push(t.into());
-                if let Some(s) = item_start.last_mut() {
-                    *s = out.len();
-                }
-                i += 1;
-                continue;
+                self.out.push(t.into());
+                self.start_item();
+                Some(1)
             }
             "select" if t == "as" && next.is_some_and(ident) => {
-                let start = item_start.last().copied().unwrap_or(0).min(out.len());
-                aliases.insert(toks[i + 1].clone(), out[start..].to_vec());
-                i += 2;
-                continue;
+                let start = self
+                    .item_start
+                    .last()
+                    .copied()
+                    .unwrap_or(0)
+                    .min(self.out.len());
+                self.aliases
+                    .insert(toks[i + 1].clone(), self.out[start..].to_vec());
+                Some(2)
             }
             "from" if t == "," => {
-                out.push("join".into());
-                i += 1;
-                continue;
+                self.out.push("join".into());
+                Some(1)
             }
             "from" if ident(t) && next.is_some_and(ident) => {
                 // `table alias` → `table as alias` (only right after from/join/,)
-                let prev = out.last().map(String::as_str);
-                if matches!(prev, Some("from" | "join")) {
-                    out.push(t.into());
-                    out.push("as".into());
-                    i += 1;
-                    continue;
+                let prev = self.out.last().map(String::as_str);
+                if !matches!(prev, Some("from" | "join")) {
+                    return None;
                 }
+                self.out.push(t.into());
+                self.out.push("as".into());
+                Some(1)
             }
             "where" | "having" | "on" if t == "in" && next == Some("(") => {
                 // IN (literal, literal, ...) → IN literal
-                let mut j = i + 2;
-                let mut vals = Vec::new();
-                while j < toks.len() && literal(&toks[j]) {
-                    vals.push(toks[j].clone());
-                    j += 1;
-                    if toks.get(j).map(String::as_str) == Some(",") {
-                        j += 1;
-                    } else {
-                        break;
-                    }
-                }
-                if !vals.is_empty() && toks.get(j).map(String::as_str) == Some(")") {
-                    out.push("in".into());
-                    out.push(vals[0].clone());
-                    i = j + 1;
-                    continue;
-                }
+                let (first, close) = literal_list(toks, i + 2)?;
+                self.out.push("in".into());
+                self.out.push(first);
+                Some(close + 1 - i)
             }
-            "order" | "having" | "group" if aliases.contains_key(t) => {
-                if let Some(e) = aliases.get(t) {
-                    out.extend(e.iter().cloned());
+            "order" | "having" | "group" if self.aliases.contains_key(t) => {
+                if let Some(e) = self.aliases.get(t) {
+                    self.out.extend(e.iter().cloned());
                 }
-                i += 1;
-                continue;
+                Some(1)
             }
-            _ => {}
+            _ => None,
         }
-        out.push(t.into());
-        i += 1;
     }
-    out
+}
+
+/// A non-empty list of literals from `toks[start]` closed by `)`: its first value and the index
+/// of the `)`.
+fn literal_list(toks: &[String], start: usize) -> Option<(String, usize)> {
+    let mut j = start;
+    let mut vals = Vec::new();
+    while j < toks.len() && literal(&toks[j]) {
+        vals.push(toks[j].clone());
+        j += 1;
+        if toks.get(j).map(String::as_str) == Some(",") {
+            j += 1;
+        } else {
+            break;
+        }
+    }
+    if !vals.is_empty() && toks.get(j).map(String::as_str) == Some(")") {
+        Some((vals.swap_remove(0), j))
+    } else {
+        None
+    }
 }
 
 #[cfg(test)]
