@@ -112,6 +112,27 @@ fn parse_create(text: &str) -> std::result::Result<CreateTable, DdlError> {
     }
 }
 
+/// The keys one CREATE TABLE declares, as column indexes, gathered before they are recorded.
+struct Keys<'n, 'c> {
+    /// The table's name as written (for error messages).
+    table: &'n str,
+    primary: Option<Vec<usize>>,
+    uniques: Vec<Vec<usize>>,
+    fks: Vec<(Vec<usize>, &'c ForeignKeyConstraint)>,
+}
+
+impl Keys<'_, '_> {
+    fn set_primary(&mut self, cols: Vec<usize>) -> std::result::Result<(), DdlError> {
+        match self.primary.replace(cols) {
+            None => Ok(()),
+            Some(_) => Err(DdlError::Invalid(format!(
+                "table '{}' has more than one primary key",
+                self.table
+            ))),
+        }
+    }
+}
+
 fn last_ident(name: &ObjectName) -> Option<&Ident> {
     name.0.last().and_then(|p| p.as_ident())
 }
@@ -156,6 +177,28 @@ impl Builder {
     }
 
     fn add_table(&mut self, ct: &CreateTable, text: &str) -> std::result::Result<(), DdlError> {
+        let Some(name) = self.new_table_name(ct)? else {
+            return Ok(());
+        };
+        let t = self.schema.push_table(&name.value);
+        let mut keys = Keys {
+            table: &name.value,
+            primary: None,
+            uniques: Vec::new(),
+            fks: Vec::new(),
+        };
+        self.add_columns(t, ct, text, &mut keys)?;
+        self.add_table_constraints(t, ct, &mut keys)?;
+        self.record_keys(t, ct.without_rowid, keys);
+        Ok(())
+    }
+
+    /// The name of the table `ct` declares; None when it exists already and `IF NOT EXISTS`
+    /// says to skip it.
+    fn new_table_name<'c>(
+        &self,
+        ct: &'c CreateTable,
+    ) -> std::result::Result<Option<&'c Ident>, DdlError> {
         let name = last_ident(&ct.name)
             .ok_or_else(|| DdlError::Unsupported("the table name is not an identifier".into()))?;
         if ct.query.is_some() || ct.like.is_some() || ct.clone.is_some() {
@@ -165,28 +208,29 @@ impl Builder {
         }
         if self.schema.table_index(&name.value).is_some() {
             if ct.if_not_exists {
-                return Ok(());
+                return Ok(None);
             }
             return Err(DdlError::Invalid(format!(
                 "table '{}' is declared twice",
                 name.value
             )));
         }
-        let t = self.schema.push_table(&name.value);
+        Ok(Some(name))
+    }
+
+    /// The columns of table `t` with their declared types (as written in `text`), and the keys
+    /// their column constraints declare.
+    fn add_columns<'c>(
+        &mut self,
+        t: usize,
+        ct: &'c CreateTable,
+        text: &str,
+        keys: &mut Keys<'_, 'c>,
+    ) -> std::result::Result<(), DdlError> {
         let tokens = split::tokenize(text).unwrap_or_default();
         let token_index = split::token_index(&tokens);
         let lines = Lines::new(text);
         let mut seen = HashSet::new();
-        let mut primary: Option<Vec<usize>> = None;
-        let mut set_primary = |cols: Vec<usize>| match primary.replace(cols) {
-            None => Ok(()),
-            Some(_) => Err(DdlError::Invalid(format!(
-                "table '{}' has more than one primary key",
-                name.value
-            ))),
-        };
-        let mut uniques: Vec<Vec<usize>> = Vec::new();
-        let mut fks: Vec<(Vec<usize>, &ForeignKeyConstraint)> = Vec::new();
         for def in &ct.columns {
             if !seen.insert(def.name.value.to_lowercase()) {
                 return Err(DdlError::Invalid(format!(
@@ -204,59 +248,83 @@ impl Builder {
             for opt in &def.options {
                 match &opt.option {
                     ColumnOption::NotNull => self.schema.columns[c].not_null = true,
-                    ColumnOption::PrimaryKey(_) => set_primary(vec![c])?,
-                    ColumnOption::Unique(_) => uniques.push(vec![c]),
-                    ColumnOption::ForeignKey(fk) => fks.push((vec![c], fk)),
+                    ColumnOption::PrimaryKey(_) => keys.set_primary(vec![c])?,
+                    ColumnOption::Unique(_) => keys.uniques.push(vec![c]),
+                    ColumnOption::ForeignKey(fk) => keys.fks.push((vec![c], fk)),
                     _ => {}
                 }
             }
         }
-        let resolve = |schema: &Schema,
-                       names: &mut dyn Iterator<Item = Option<&str>>,
-                       what: &str| {
-            names
-                .map(|n| {
-                    let n = n.ok_or_else(|| {
-                        DdlError::Unsupported(format!("{what} over an expression is not supported"))
-                    })?;
-                    schema.column_index(t, n).ok_or_else(|| {
-                        DdlError::Invalid(format!(
-                            "{what} names column '{n}', which table '{}' does not have",
-                            name.value
-                        ))
-                    })
-                })
-                .collect::<std::result::Result<Vec<usize>, DdlError>>()
-        };
+        Ok(())
+    }
+
+    /// The keys of the table constraints `PRIMARY KEY (...)`, `UNIQUE (...)`, `FOREIGN KEY (...)`.
+    fn add_table_constraints<'c>(
+        &self,
+        t: usize,
+        ct: &'c CreateTable,
+        keys: &mut Keys<'_, 'c>,
+    ) -> std::result::Result<(), DdlError> {
         for constraint in &ct.constraints {
             match constraint {
                 TableConstraint::PrimaryKey(pk) => {
-                    let mut names = pk.columns.iter().map(index_column_name);
-                    set_primary(resolve(&self.schema, &mut names, "PRIMARY KEY")?)?;
+                    let names = pk.columns.iter().map(index_column_name);
+                    let cols = self.key_columns(t, keys.table, names, "PRIMARY KEY")?;
+                    keys.set_primary(cols)?;
                 }
                 TableConstraint::Unique(u) => {
-                    let mut names = u.columns.iter().map(index_column_name);
-                    uniques.push(resolve(&self.schema, &mut names, "UNIQUE")?);
+                    let names = u.columns.iter().map(index_column_name);
+                    let cols = self.key_columns(t, keys.table, names, "UNIQUE")?;
+                    keys.uniques.push(cols);
                 }
                 TableConstraint::ForeignKey(fk) => {
-                    let mut names = fk.columns.iter().map(|i| Some(i.value.as_str()));
-                    fks.push((resolve(&self.schema, &mut names, "FOREIGN KEY")?, fk));
+                    let names = fk.columns.iter().map(|i| Some(i.value.as_str()));
+                    let cols = self.key_columns(t, keys.table, names, "FOREIGN KEY")?;
+                    keys.fks.push((cols, fk));
                 }
                 _ => {}
             }
         }
-        let primary = primary.unwrap_or_default();
+        Ok(())
+    }
+
+    /// The column indexes a table constraint names (None: an expression, which is unsupported).
+    fn key_columns<'n>(
+        &self,
+        t: usize,
+        table: &str,
+        names: impl Iterator<Item = Option<&'n str>>,
+        what: &str,
+    ) -> std::result::Result<Vec<usize>, DdlError> {
+        names
+            .map(|n| {
+                let n = n.ok_or_else(|| {
+                    DdlError::Unsupported(format!("{what} over an expression is not supported"))
+                })?;
+                self.schema.column_index(t, n).ok_or_else(|| {
+                    DdlError::Invalid(format!(
+                        "{what} names column '{n}', which table '{table}' does not have"
+                    ))
+                })
+            })
+            .collect()
+    }
+
+    /// Records the keys on table `t`: the primary key (NOT NULL for WITHOUT ROWID or an INTEGER
+    /// rowid alias), the unique keys other than it, and the foreign keys to resolve at the end.
+    fn record_keys(&mut self, t: usize, without_rowid: bool, keys: Keys<'_, '_>) {
+        let primary = keys.primary.unwrap_or_default();
         let rowid_alias = match primary.as_slice() {
             [c] => self.schema.columns[*c].ty.eq_ignore_ascii_case("INTEGER"),
             _ => false,
         };
-        if ct.without_rowid || rowid_alias {
+        if without_rowid || rowid_alias {
             for &c in &primary {
                 self.schema.columns[c].not_null = true;
             }
         }
         let table = &mut self.schema.tables[t];
-        for key in uniques {
+        for key in keys.uniques {
             let same_as_pk = {
                 let (mut a, mut b) = (key.clone(), primary.clone());
                 a.sort_unstable();
@@ -268,7 +336,7 @@ impl Builder {
             }
         }
         table.primary_key = primary;
-        for (columns, fk) in fks {
+        for (columns, fk) in keys.fks {
             let referenced_table = last_ident(&fk.foreign_table)
                 .map(|i| i.value.to_lowercase())
                 .unwrap_or_default();
@@ -284,7 +352,6 @@ impl Builder {
                 referenced_columns,
             });
         }
-        Ok(())
     }
 
     /// Resolves the foreign keys and derives the flags and flat views.
