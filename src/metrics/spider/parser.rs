@@ -12,8 +12,10 @@ use std::collections::HashMap;
 
 use super::ast::*;
 use super::catalog::Resolver;
-use super::python::{py_float, py_int};
+use super::python::py_float;
 use super::SpiderError::{self, Assertion};
+
+mod clauses;
 
 /// Deepest query nesting accepted (the original is bounded only by Python's recursion limit).
 pub const MAX_DEPTH: usize = 48;
@@ -485,80 +487,22 @@ impl<R: Resolver> Parser<'_, R> {
         }
         let (from_end, table_units, conds, dt) = self.parse_from(toks, start)?;
         let (_, select) = self.parse_select(toks, idx, &dt)?;
-        idx = from_end;
+        let (idx, where_) = self.parse_where(toks, from_end, &dt)?;
+        let (idx, group_by) = self.parse_group_by(toks, idx, &dt)?;
+        let (idx, having) = self.parse_having(toks, idx, &dt)?;
+        let (idx, order_by) = self.parse_order_by(toks, idx, &dt)?;
+        let (idx, limit) = self.parse_limit(toks, idx)?;
         let mut sql = Sql {
             select,
             from: From { table_units, conds },
+            where_,
+            group_by,
+            having,
+            order_by,
+            limit,
             ..Sql::default()
         };
-        if idx < len && toks[idx] == "where" {
-            let (i, c) = self.parse_condition(toks, idx + 1, &dt)?;
-            idx = i;
-            sql.where_ = c;
-        }
-        if idx < len && toks[idx] == "group" {
-            idx += 1;
-            if at(toks, idx)? != "by" {
-                return Err(Assertion("expected 'by' after 'group'".into()));
-            }
-            idx += 1;
-            while idx < len && !(is_clause(&toks[idx]) || toks[idx] == ")" || toks[idx] == ";") {
-                let (i, cu) = self.parse_col_unit(toks, idx, &dt)?;
-                idx = i;
-                sql.group_by.push(cu);
-                if idx < len && toks[idx] == "," {
-                    idx += 1;
-                } else {
-                    break;
-                }
-            }
-        }
-        if idx < len && toks[idx] == "having" {
-            let (i, c) = self.parse_condition(toks, idx + 1, &dt)?;
-            idx = i;
-            sql.having = c;
-        }
-        if idx < len && toks[idx] == "order" {
-            idx += 1;
-            if at(toks, idx)? != "by" {
-                return Err(Assertion("expected 'by' after 'order'".into()));
-            }
-            idx += 1;
-            let mut ob = OrderBy {
-                dir: Dir::Asc,
-                units: Vec::new(),
-            };
-            while idx < len && !(is_clause(&toks[idx]) || toks[idx] == ")" || toks[idx] == ";") {
-                let (i, vu) = self.parse_val_unit(toks, idx, &dt)?;
-                idx = i;
-                ob.units.push(vu);
-                if idx < len && (toks[idx] == "asc" || toks[idx] == "desc") {
-                    ob.dir = if toks[idx] == "asc" {
-                        Dir::Asc
-                    } else {
-                        Dir::Desc
-                    };
-                    idx += 1;
-                }
-                if idx < len && toks[idx] == "," {
-                    idx += 1;
-                } else {
-                    break;
-                }
-            }
-            sql.order_by = Some(ob);
-        }
-        if idx < len && toks[idx] == "limit" {
-            idx += 2;
-            sql.limit = Some(match self.limit {
-                LimitRule::AlwaysOne => 1,
-                LimitRule::Int => {
-                    let t = at(toks, idx - 1)?;
-                    py_int(t).ok_or_else(|| SpiderError::NotAnInt(t.to_string()))?
-                }
-            });
-        }
-        idx = Self::skip_semicolon(toks, idx);
+        let mut idx = Self::skip_semicolon(toks, idx);
         if block {
             if at(toks, idx)? != ")" {
                 return Err(Assertion("expected ')' closing the query".into()));
