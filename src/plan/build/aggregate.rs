@@ -59,67 +59,8 @@ impl Builder<'_> {
         for t in &targets {
             collect(t, &group_exprs, &available, &mut found, &mut bare)?;
         }
-        // Every group key, aggregate argument and bare column must be an input column; compute
-        // the others in a Project below the Aggregate, as Calcite does.
-        let mut pre: Vec<(ColumnId, Expr)> = Vec::new();
-        let mut needs_project = false;
-        let mut column_of = |b: &mut Builder, e: &Expr, pre: &mut Vec<(ColumnId, Expr)>| {
-            if let Some((id, _)) = pre.iter().find(|(_, x)| x == e) {
-                return *id;
-            }
-            let id = match e {
-                Expr::Column(c) => *c,
-                other => {
-                    needs_project = true;
-                    let ty = other.data_type(&b.columns);
-                    let label = other.digest(&b.columns);
-                    let name = format!("$f{}", pre.len());
-                    b.columns.derived(&name, ty, label, false)
-                }
-            };
-            pre.push((id, e.clone()));
-            id
-        };
-        let group_ids: Vec<ColumnId> = group_exprs
-            .iter()
-            .map(|g| column_of(self, g, &mut pre))
-            .collect();
-        let mut call_args: Vec<Vec<ColumnId>> = Vec::new();
-        for f in &found {
-            call_args.push(
-                f.args
-                    .iter()
-                    .map(|a| column_of(self, a, &mut pre))
-                    .collect(),
-            );
-        }
-        for b in &bare {
-            column_of(self, &Expr::Column(*b), &mut pre);
-        }
-        let input = if needs_project {
-            Plan::Project(Project {
-                input: Box::new(input),
-                items: pre,
-            })
-        } else {
-            input
-        };
-        let mut calls = Vec::new();
-        for (f, args) in found.iter().zip(call_args) {
-            let e = Expr::call(Op::Aggregate(f.func.clone(), f.distinct), f.args.clone());
-            let id = self.columns.derived(
-                &format!("$f{}", group_ids.len() + calls.len()),
-                e.data_type(&self.columns),
-                e.digest(&self.columns),
-                f.func == AggFunc::Count,
-            );
-            calls.push(AggCall {
-                id,
-                func: f.func.clone(),
-                distinct: f.distinct,
-                args,
-            });
-        }
+        let (input, group_ids, call_args) = self.pre_project(input, &group_exprs, &found, &bare);
+        let mut calls = self.agg_calls(&found, call_args, group_ids.len());
         let mut bare_ids = Vec::new();
         for &b in &bare {
             let call = self.any_value(b);
@@ -136,6 +77,92 @@ impl Builder<'_> {
             group: group_ids,
             calls,
         }))
+    }
+
+    /// Every group key, aggregate argument and bare column must be an input column; the others
+    /// are computed in a Project below the Aggregate, as Calcite does. Returns the input
+    /// (projected when needed), the group key columns and each call's argument columns.
+    fn pre_project(
+        &mut self,
+        input: Plan,
+        group: &[Expr],
+        found: &[Found],
+        bare: &[ColumnId],
+    ) -> (Plan, Vec<ColumnId>, Vec<Vec<ColumnId>>) {
+        let mut pre = PreProject::default();
+        let group_ids: Vec<ColumnId> = group.iter().map(|g| pre.column_of(self, g)).collect();
+        let mut call_args: Vec<Vec<ColumnId>> = Vec::new();
+        for f in found {
+            call_args.push(f.args.iter().map(|a| pre.column_of(self, a)).collect());
+        }
+        for b in bare {
+            pre.column_of(self, &Expr::Column(*b));
+        }
+        let input = if pre.computed {
+            Plan::Project(Project {
+                input: Box::new(input),
+                items: pre.items,
+            })
+        } else {
+            input
+        };
+        (input, group_ids, call_args)
+    }
+
+    /// The Aggregate's calls, each with its output column (`$f<n>`, numbered after the `keys`
+    /// group columns) over its argument columns.
+    fn agg_calls(
+        &mut self,
+        found: &[Found],
+        call_args: Vec<Vec<ColumnId>>,
+        keys: usize,
+    ) -> Vec<AggCall> {
+        let mut calls = Vec::new();
+        for (f, args) in found.iter().zip(call_args) {
+            let e = Expr::call(Op::Aggregate(f.func.clone(), f.distinct), f.args.clone());
+            let id = self.columns.derived(
+                &format!("$f{}", keys + calls.len()),
+                e.data_type(&self.columns),
+                e.digest(&self.columns),
+                f.func == AggFunc::Count,
+            );
+            calls.push(AggCall {
+                id,
+                func: f.func.clone(),
+                distinct: f.distinct,
+                args,
+            });
+        }
+        calls
+    }
+}
+
+/// The Project below an Aggregate: one item per distinct key, argument or bare column.
+#[derive(Default)]
+struct PreProject {
+    items: Vec<(ColumnId, Expr)>,
+    /// Some item is computed (not a plain input column), so the Project is needed.
+    computed: bool,
+}
+
+impl PreProject {
+    /// The column holding `e`: an input column as is, anything else a new `$f<n>` column.
+    fn column_of(&mut self, b: &mut Builder<'_>, e: &Expr) -> ColumnId {
+        if let Some((id, _)) = self.items.iter().find(|(_, x)| x == e) {
+            return *id;
+        }
+        let id = match e {
+            Expr::Column(c) => *c,
+            other => {
+                self.computed = true;
+                let ty = other.data_type(&b.columns);
+                let label = other.digest(&b.columns);
+                let name = format!("$f{}", self.items.len());
+                b.columns.derived(&name, ty, label, false)
+            }
+        };
+        self.items.push((id, e.clone()));
+        id
     }
 }
 
