@@ -8,7 +8,7 @@
 use std::time::Instant;
 
 use super::compare::{Cell, Row};
-use super::open::{databases, open_database};
+use super::open::{cached_database, databases, open_database};
 use super::options::{EvalOptions, Semantics};
 use super::verdict::{prepare, run_pair, set_eq, Ran};
 use super::{run_with, TextMode};
@@ -37,7 +37,7 @@ fn results(
             files.len()
         )));
     };
-    let conn = open_database(file).map_err(|e| NoScore(format!("database {e}")))?;
+    let conn = cached_database(file).map_err(|e| NoScore(format!("database {e}")))?;
     let prepared = prepare(gold, pred, opts);
     match run_pair(&conn, &prepared, opts) {
         Ran::GoldFailed(e) => Err(NoScore(format!("gold {}", e.describe()))),

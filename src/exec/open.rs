@@ -5,7 +5,10 @@
 //! a query that ATTACHes another file), a connection from [`open_database`] cannot change a file,
 //! reach another one or load code; [`super::run`] bounds its time with a progress handler.
 
+use std::cell::RefCell;
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
+use std::time::SystemTime;
 
 use rusqlite::config::DbConfig;
 use rusqlite::hooks::{AuthAction, AuthContext, Authorization};
@@ -55,6 +58,52 @@ pub fn databases(db_path: &str) -> Result<Vec<PathBuf>, OpenError> {
         return Err(OpenError::EmptySuite(db_path.into()));
     }
     Ok(files)
+}
+
+/// Connections kept open per thread: opening a file and registering the added functions costs more
+/// than most evaluation queries on it.
+const CACHED_CONNECTIONS: usize = 8;
+
+/// What identifies a file's content for reuse: device, inode, size and modification time.
+type FileStamp = (u64, u64, u64, Option<SystemTime>);
+
+fn stamp(path: &Path) -> Option<FileStamp> {
+    use std::os::unix::fs::MetadataExt;
+    let m = std::fs::metadata(path).ok()?;
+    Some((m.dev(), m.ino(), m.size(), m.modified().ok()))
+}
+
+thread_local! {
+    static OPEN: RefCell<Vec<(PathBuf, FileStamp, Rc<Connection>)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// [`open_database`], reusing this thread's connection to the same unchanged file (same inode, size
+/// and modification time; a replaced or rewritten file is opened afresh).
+pub fn cached_database(path: &Path) -> Result<Rc<Connection>, OpenError> {
+    let Some(st) = stamp(path) else {
+        return Err(OpenError::Missing(path.display().to_string()));
+    };
+    let hit = OPEN.with(|open| {
+        let mut open = open.borrow_mut();
+        let i = open.iter().position(|(p, s, _)| p == path && *s == st)?;
+        let entry = open.remove(i);
+        let conn = entry.2.clone();
+        open.push(entry);
+        Some(conn)
+    });
+    if let Some(conn) = hit {
+        return Ok(conn);
+    }
+    let conn = Rc::new(open_database(path)?);
+    OPEN.with(|open| {
+        let mut open = open.borrow_mut();
+        open.retain(|(p, _, _)| p != path);
+        if open.len() >= CACHED_CONNECTIONS {
+            open.remove(0);
+        }
+        open.push((path.to_path_buf(), st, conn.clone()));
+    });
+    Ok(conn)
 }
 
 /// Opens `path` read-only with SQLite's defensive settings and sqlsim's added functions.

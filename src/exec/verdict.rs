@@ -7,7 +7,7 @@ use std::path::Path;
 use rusqlite::Connection;
 
 use super::compare::{result_eq, Cell, Row};
-use super::open::{databases, open_database};
+use super::open::{cached_database, databases};
 use super::options::{EvalOptions, Semantics};
 use super::rewrite::{postprocess, remove_distinct, replace_cur_year};
 use super::{run_with, RunError, TextMode};
@@ -154,7 +154,7 @@ pub fn exec_match_with(
                 format!("{m} (database {} of {n}: {})", k + 1, file_name(file))
             }
         };
-        let conn = match open_database(file) {
+        let conn = match cached_database(file) {
             Ok(c) => c,
             Err(e) => return Ok(Verdict::Null(at(format!("database {e}")))),
         };
@@ -351,6 +351,25 @@ mod tests {
             r.reason().starts_with("null: gold error: no such column"),
             "{}",
             r.reason()
+        );
+    }
+
+    #[test]
+    fn a_replaced_file_is_read_afresh() {
+        let d = suite(&["(1,'x')"]);
+        let p = file(&d);
+        assert_eq!(
+            exec_match(&p, "SELECT count(*) FROM t", "SELECT 1").unwrap(),
+            Some(true)
+        );
+        std::fs::remove_file(&p).unwrap();
+        let c = Connection::open(&p).unwrap();
+        c.execute_batch("CREATE TABLE t(a); INSERT INTO t VALUES (1), (2);")
+            .unwrap();
+        drop(c);
+        assert_eq!(
+            exec_match(&p, "SELECT count(*) FROM t", "SELECT 2").unwrap(),
+            Some(true)
         );
     }
 
