@@ -153,6 +153,9 @@ SCALAR_CALLS = {
     "spider_exact_match": "spider_exact_match(gold, pred, {tables_schema})",
     "spider_partial_match": "spider_partial_match(gold, pred, {schema})",
     "exec_match": "exec_match({db}, gold, pred)",
+    "exec_match_reason": "exec_match_reason({db}, gold, pred, '{{\"semantics\": \"bird\"}}')",
+    "bird_soft_f1": "bird_soft_f1({db}, gold, pred)",
+    "bird_ves": "bird_ves({db}, gold, pred, '{{\"repeats\": 1}}')",
     "sql_equivalent": "sql_equivalent(gold, pred, {schema})",
     "sql_equivalent_reason": "sql_equivalent_reason(gold, pred, NULL)",
     "sqlsim_version": "sqlsim_version()",
@@ -197,7 +200,7 @@ FAMILIES = (
     Family("equivalence", ("sql_equivalent", "sql_equivalent_reason", "sql_counterexample",
                            "parseval_generate"), 500, 50),
     Family("similarity", ("sql_similarity", "sql_similarity_components"), 500, 0),
-    Family("exec", ("exec_match",), 2000, 0),
+    Family("exec", ("exec_match", "exec_match_reason", "bird_soft_f1", "bird_ves"), 2000, 0),
     Family("meta", ("sql_parse_error", "sqlsim_version", "sqlsim_debug", "sqlsim_functions"), 2000, 0),
 )
 

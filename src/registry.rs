@@ -10,6 +10,7 @@ mod gmn;
 mod meta;
 
 mod combined;
+mod exec;
 mod node_match;
 mod parseval;
 mod plan;
@@ -47,6 +48,7 @@ const GOLD: Param = required("gold", SqlType::Text);
 const PRED: Param = required("pred", SqlType::Text);
 const SCHEMA: Param = optional("schema", SqlType::Text);
 const OPTIONS: Param = optional("options", SqlType::Text);
+const DB_PATH: Param = required("db_path", SqlType::Text);
 
 const fn optional(name: &'static str, ty: SqlType) -> Param {
     Param {
@@ -253,12 +255,49 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
     },
     ScalarFunction {
         name: "exec_match",
-        params: &[required("db_path", SqlType::Text), GOLD, PRED],
+        params: &[DB_PATH, GOLD, PRED, OPTIONS],
         returns: SqlType::Integer,
-        doc: "Execution accuracy on a SQLite database file (opened read-only, time-bounded): 1 when \
-              the results match by the official rules, else 0.",
+        doc: "Execution accuracy on a SQLite file, or on every *.sqlite file of a folder (a test \
+              suite: 1 only if all match), opened read-only and defensively: 1 when the results \
+              match, 0 when they differ or the prediction fails, NULL when the gold query fails or \
+              times out. Options JSON: semantics (test-suite, the default: test-suite-sql-eval's \
+              rules; bird: BIRD EX, rows as a set; bag; list), timeout_ms per query (30000), \
+              max_rows, keep_distinct.",
         deterministic: true,
-        call: spider::exec_match,
+        call: exec::exec_match,
+        batch: None,
+    },
+    ScalarFunction {
+        name: "exec_match_reason",
+        params: &[DB_PATH, GOLD, PRED, OPTIONS],
+        returns: SqlType::Text,
+        doc: "Why exec_match gives its value on the same arguments: 'match: ...', 'mismatch: ...' \
+              (pred error text, timeout, row-limit, results differ, which database of a suite) or \
+              'null: ...' (gold error, timeout or row-limit; a database that cannot be used).",
+        deterministic: true,
+        call: exec::exec_match_reason,
+        batch: None,
+    },
+    ScalarFunction {
+        name: "bird_soft_f1",
+        params: &[DB_PATH, GOLD, PRED],
+        returns: SqlType::Real,
+        doc: "BIRD mini-dev Soft-F1 in [0, 1] on one SQLite file: distinct rows paired by position, \
+              cell-level precision and recall; 0 when the prediction fails, NULL when the gold fails.",
+        deterministic: true,
+        call: exec::bird_soft_f1,
+        batch: None,
+    },
+    ScalarFunction {
+        name: "bird_ves",
+        params: &[DB_PATH, GOLD, PRED, OPTIONS],
+        returns: SqlType::Real,
+        doc: "BIRD R-VES reward (0, 0.25, 0.5, 0.75, 1 or 1.25) from the mean time ratio gold/pred \
+              over repeated runs when the results match as BIRD EX; 0 otherwise, NULL when the gold \
+              fails. Depends on wall-clock time (not deterministic). Options JSON: repeats (100), \
+              timeout_ms per query (30000; the loop gets timeout x repeats), max_rows.",
+        deterministic: false,
+        call: exec::bird_ves,
         batch: None,
     },
     ScalarFunction {

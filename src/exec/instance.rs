@@ -201,7 +201,7 @@ pub fn run_query(conn: &Connection, sql: &str, opts: &ExecOptions, reverse: bool
     match run(conn, sql, opts) {
         Ok(rows) => Outcome::Rows(rows),
         Err(RunError::Sql(m)) => Outcome::Error(m),
-        Err(RunError::Bound(m)) => Outcome::Bound(m),
+        Err(RunError::Timeout(m) | RunError::Steps(m) | RunError::RowLimit(m)) => Outcome::Bound(m),
     }
 }
 

@@ -151,9 +151,3 @@ pub fn schemas(args: &Args<'_>) -> Result<Vec<Vec<Output>>> {
         .map(|(db_id, schema)| vec![Output::Text(db_id), Output::Text(schema)])
         .collect())
 }
-
-/// `exec_match(db_path, gold, pred)`: execution accuracy on a SQLite file, opened read-only.
-pub fn exec_match(args: &Args<'_>) -> Result<Output> {
-    let matched = crate::exec::exec_match(args.text(0)?, args.text(1)?, args.text(2)?)?;
-    Ok(Output::Integer(matched as i64))
-}
