@@ -176,18 +176,25 @@ eval-floors: all venv
 	$(PY) scripts/eval.py --data $(DATA) --no-kendall --floors --metrics $(FLOOR_METRICS)
 	$(PY) scripts/plan_fidelity.py --data $(DATA) --examples 0 --floor 0.998
 
-# The official Spider report (evaluation.py --etype match) from the official file formats, computed by
+# The official Spider report (evaluation.py --etype $(ETYPE)) from the official file formats, computed by
 # sql/spider_eval.sql in DuckDB and by sql/spider_eval_sqlite.sql in SQLite (paths without ' or |).
+# ETYPE=exec or all adds execution accuracy on DB=<db_dir> (db_dir/<db_id>/*.sqlite, as evaluation.py's --db).
 GOLD ?= $(DATA)/spider/gold_example.txt
 PRED ?= $(DATA)/spider/pred_example.txt
 TABLES ?= $(DATA)/spider/tables.json
+ETYPE ?= match
+DB ?=
 spider-eval: all venv
+	@case "$(ETYPE)" in match) ;; exec|all) [ -n "$(DB)" ] || { echo "spider-eval: ETYPE=$(ETYPE) needs DB=<db_dir>" >&2; exit 2; } ;; \
+	  *) echo "spider-eval: ETYPE must be match, exec or all" >&2; exit 2 ;; esac
 	@echo "== DuckDB: sql/spider_eval.sql =="
 	@$(DUCKDB_CLI) -unsigned -cmd "LOAD '$(DIST)/sqlsim.duckdb_extension'" \
 	  -cmd "SET VARIABLE gold = '$(GOLD)'" -cmd "SET VARIABLE pred = '$(PRED)'" \
-	  -cmd "SET VARIABLE tables = '$(TABLES)'" :memory: < sql/spider_eval.sql
+	  -cmd "SET VARIABLE tables = '$(TABLES)'" -cmd "SET VARIABLE etype = '$(ETYPE)'" \
+	  -cmd "SET VARIABLE db = '$(DB)'" :memory: < sql/spider_eval.sql
 	@echo "== SQLite: sql/spider_eval_sqlite.sql =="
 	@sed -e 's|{{GOLD}}|$(GOLD)|g' -e 's|{{PRED}}|$(PRED)|g' -e 's|{{TABLES}}|$(TABLES)|g' \
+	  -e 's|{{ETYPE}}|$(ETYPE)|g' -e 's|{{DB}}|$(DB)|g' \
 	  sql/spider_eval_sqlite.sql | sqlite3 -bail -cmd ".load ./$(DIST)/sqlsim" :memory:
 
 # Fresh processes over every host (Python duckdb, duckdb shell, sqlite3 shell, apsw, DuckDB cursors

@@ -1,10 +1,11 @@
--- The official Spider report (evaluation.py --etype match) computed in DuckDB with sqlsim.
+-- The official Spider report (evaluation.py --etype match|exec|all) computed in DuckDB with sqlsim.
 --
 --   duckdb -unsigned -cmd "LOAD 'dist/sqlsim.duckdb_extension'" \
 --     -cmd "SET VARIABLE gold = 'gold.txt'" -cmd "SET VARIABLE pred = 'pred.txt'" \
---     -cmd "SET VARIABLE tables = 'tables.json'" :memory: < sql/spider_eval.sql
+--     -cmd "SET VARIABLE tables = 'tables.json'" [-cmd "SET VARIABLE etype = 'exec'" \
+--     -cmd "SET VARIABLE db = 'database'"] :memory: < sql/spider_eval.sql
 --
--- or `make spider-eval GOLD=... PRED=... TABLES=...`. Inputs are the official file formats: gold has
+-- or `make spider-eval GOLD=... PRED=... TABLES=... [ETYPE=exec|all DB=...]`. Inputs are the official file formats: gold has
 -- `SQL<TAB>db_id` per line, pred one SQL per line (text after a tab is ignored, as evaluation.py
 -- does), tables is a Spider tables.json. Lines are stripped of surrounding whitespace and blank lines
 -- are skipped (they separate sessions in the multi-turn format), so the n-th non-blank pred line is
@@ -17,11 +18,29 @@
 -- the examples whose pred_total > 0, rec over those whose label_total > 0 (0 when there are none), and
 -- F1 = 2·acc·rec / (acc + rec) from those averages (1 when both are 0; 0 for an empty level).
 -- A gold query the Spider parser rejects (evaluation.py would stop) is left out and counted on a
--- separate line. After the script, temp tables spider_eval_examples (one row per example) and
+-- separate line.
+--
+-- etype (default match) chooses the sections as evaluation.py's --etype does: exec and all add the
+-- execution accuracy row per hardness, exec leaves out the matching sections. Execution is
+-- exec_match(db/<db_id>, gold, replace(pred, 'value', '1')): the folder db/<db_id> is evaluation.py's
+-- database (every *.sqlite in it: one file for Spider, several for a test suite, matching only if all
+-- match), the prediction gets evaluation.py's own `value` -> `1` replacement, and the comparison is
+-- test-suite-sql-eval's (the default semantics, DISTINCT removed as without --keep_distinct). A gold query
+-- that fails on its database (evaluation.py would stop with an AssertionError) or a missing database
+-- scores as not matched and is counted on a line after the report (the `exec` column is NULL there).
+-- After the script, temp tables spider_eval_examples (one row per example) and
 -- spider_eval_scores (level, metric, component, value at full precision) remain for further queries.
 
 .mode list
 .headers off
+
+CREATE OR REPLACE TEMP TABLE spider_eval_params AS
+SELECT CASE WHEN e IN ('match', 'exec', 'all') THEN e
+            ELSE error('spider_eval.sql: etype must be match, exec or all, got ''' || e || '''') END AS etype,
+       CASE WHEN e = 'match' OR db IS NOT NULL THEN db
+            ELSE error('spider_eval.sql: etype ' || e || ' needs the database folder (SET VARIABLE db = ''...'')') END AS db
+FROM (SELECT coalesce(nullif(CAST(getvariable('etype') AS VARCHAR), ''), 'match') AS e,
+             nullif(rtrim(CAST(getvariable('db') AS VARCHAR), '/'), '') AS db);
 
 CREATE OR REPLACE TEMP TABLE spider_eval_examples AS
 WITH ws AS (SELECT ' ' || chr(9) || chr(10) || chr(11) || chr(12) || chr(13) AS chars),
@@ -51,8 +70,10 @@ pairs AS (
 SELECT p.line, p.db_id, p.gold, p.pred,
        spider_partial_match(p.gold, p.pred, s.schema) AS partial,
        spider_exact_match(p.gold, p.pred, s.schema) AS exact,
-       spider_hardness(p.gold, s.schema) AS hardness
-FROM pairs p LEFT JOIN spider_schemas(getvariable('tables')) s USING (db_id)
+       spider_hardness(p.gold, s.schema) AS hardness,
+       CASE WHEN prm.etype IN ('exec', 'all')
+            THEN exec_match(prm.db || '/' || p.db_id, p.gold, replace(p.pred, 'value', '1')) END AS exec
+FROM pairs p LEFT JOIN spider_schemas(getvariable('tables')) s USING (db_id), spider_eval_params prm
 ORDER BY p.line;
 
 CREATE OR REPLACE TEMP TABLE spider_eval_scores AS
@@ -66,7 +87,8 @@ components(component, ci) AS (
 ),
 scored AS (SELECT * FROM spider_eval_examples WHERE hardness IS NOT NULL),
 per_level AS (
-    SELECT lv.level, count(e.line) AS n, coalesce(sum(e.exact), 0) AS exact_sum
+    SELECT lv.level, count(e.line) AS n, coalesce(sum(e.exact), 0) AS exact_sum,
+           coalesce(sum(e.exec), 0) AS exec_sum
     FROM levels lv LEFT JOIN scored e ON e.hardness = lv.level OR lv.level = 'all'
     GROUP BY lv.level
 ),
@@ -89,6 +111,9 @@ averaged AS (
 SELECT level, 'count' AS metric, NULL::VARCHAR AS component, CAST(n AS DOUBLE) AS value FROM per_level
 UNION ALL
 SELECT level, 'exact', NULL, CASE WHEN n = 0 THEN 0 ELSE exact_sum / n END FROM per_level
+UNION ALL
+SELECT level, 'exec', NULL, CASE WHEN n = 0 THEN 0 ELSE exec_sum / n END
+FROM per_level, spider_eval_params WHERE etype IN ('exec', 'all')
 UNION ALL
 SELECT level, 'acc', component, acc FROM averaged
 UNION ALL
@@ -133,6 +158,13 @@ report(mi, ci, sub, line) AS (
                           CAST(extra AS BIGINT), CAST(all_ AS BIGINT))
     FROM wide WHERE metric = 'count'
     UNION ALL
+    SELECT 0, 1, 0, '=====================   EXECUTION ACCURACY     ====================='
+    FROM wide WHERE metric = 'exec'
+    UNION ALL
+    SELECT 0, 1, 1, printf('%-20s %-20.3f %-20.3f %-20.3f %-20.3f %-20.3f', 'execution',
+                          easy, medium, hard, extra, all_)
+    FROM wide WHERE metric = 'exec'
+    UNION ALL
     SELECT 1, 0, 0, printf('%-20s %-20.3f %-20.3f %-20.3f %-20.3f %-20.3f', 'exact match',
                           easy, medium, hard, extra, all_)
     FROM wide WHERE metric = 'exact'
@@ -149,5 +181,11 @@ report(mi, ci, sub, line) AS (
     UNION ALL
     SELECT 5, 0, 0, printf('%-20s %d', 'gold parse errors', count(*))
     FROM spider_eval_examples WHERE hardness IS NULL HAVING count(*) > 0
+    UNION ALL
+    SELECT 6, 0, 0, printf('%-20s %d', 'gold exec errors', count(*))
+    FROM spider_eval_examples, spider_eval_params
+    WHERE etype IN ('exec', 'all') AND hardness IS NOT NULL AND exec IS NULL HAVING count(*) > 0
 )
-SELECT line FROM report ORDER BY mi, ci, sub;
+SELECT line FROM report, spider_eval_params
+WHERE etype IN ('match', 'all') OR mi NOT BETWEEN 1 AND 4
+ORDER BY mi, ci, sub;

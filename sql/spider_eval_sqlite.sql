@@ -1,10 +1,12 @@
--- The official Spider report (evaluation.py --etype match) computed in the SQLite shell with sqlsim:
--- the same report as sql/spider_eval.sql (DuckDB), number for number.
+-- The official Spider report (evaluation.py --etype match|exec|all) computed in the SQLite shell with
+-- sqlsim: the same report as sql/spider_eval.sql (DuckDB), number for number.
 --
 --   sed -e 's|{{GOLD}}|gold.txt|g' -e 's|{{PRED}}|pred.txt|g' -e 's|{{TABLES}}|tables.json|g' \
+--       [-e 's|{{ETYPE}}|exec|g' -e 's|{{DB}}|database|g'] \
 --       sql/spider_eval_sqlite.sql | sqlite3 -bail -cmd ".load ./dist/sqlsim" :memory:
 --
--- or `make spider-eval GOLD=... PRED=... TABLES=...` (the paths must not contain a quote or `|`).
+-- or `make spider-eval GOLD=... PRED=... TABLES=... [ETYPE=exec|all DB=...]` (the paths must not contain
+-- a quote or `|`). ETYPE left as the placeholder (or anything but exec and all) means match.
 -- Inputs are the official file formats: gold has `SQL<TAB>db_id` per line, pred one SQL per line
 -- (text after a tab is ignored, as evaluation.py does), tables is a Spider tables.json. The files are
 -- read with `.import` in ascii mode, one line per row and no quote processing (the column separator is
@@ -19,7 +21,12 @@
 -- the examples whose pred_total > 0, rec over those whose label_total > 0 (0 when there are none), and
 -- F1 = 2·acc·rec / (acc + rec) from those averages (1 when both are 0; 0 for an empty level).
 -- A gold query the Spider parser rejects (evaluation.py would stop) is left out and counted on a
--- separate line. Temp tables spider_eval_examples and spider_eval_scores remain, as in DuckDB.
+-- separate line.
+--
+-- ETYPE exec and all add the execution accuracy row per hardness (exec without the matching sections),
+-- as in sql/spider_eval.sql: exec_match(DB/<db_id>, gold, replace(pred, 'value', '1')), every *.sqlite of
+-- the folder DB/<db_id> a database of the suite; a gold query that fails (evaluation.py would stop) or a
+-- missing database scores as not matched and is counted on a line after the report. Temp tables spider_eval_examples and spider_eval_scores remain, as in DuckDB.
 
 DROP TABLE IF EXISTS temp.spider_gold_raw;
 DROP TABLE IF EXISTS temp.spider_pred_raw;
@@ -31,6 +38,11 @@ CREATE TEMP TABLE spider_pred_raw(text TEXT);
 .import --schema temp '{{PRED}}' spider_pred_raw
 .mode list
 .headers off
+
+DROP TABLE IF EXISTS temp.spider_eval_params;
+CREATE TEMP TABLE spider_eval_params AS
+SELECT CASE WHEN '{{ETYPE}}' IN ('exec', 'all') THEN '{{ETYPE}}' ELSE 'match' END AS etype,
+       nullif(rtrim('{{DB}}', '/'), '') AS db;
 
 -- Materialized first: as the right side of a join, the table function would be rescanned per row.
 DROP TABLE IF EXISTS temp.spider_eval_schemas;
@@ -64,8 +76,10 @@ pairs AS (
 SELECT p.line, p.db_id, p.gold, p.pred,
        spider_partial_match(p.gold, p.pred, s.schema) AS partial,
        spider_exact_match(p.gold, p.pred, s.schema) AS exact,
-       spider_hardness(p.gold, s.schema) AS hardness
-FROM pairs p LEFT JOIN temp.spider_eval_schemas s ON s.db_id = p.db_id
+       spider_hardness(p.gold, s.schema) AS hardness,
+       CASE WHEN prm.etype IN ('exec', 'all')
+            THEN exec_match(prm.db || '/' || p.db_id, p.gold, replace(p.pred, 'value', '1')) END AS exec
+FROM pairs p LEFT JOIN temp.spider_eval_schemas s ON s.db_id = p.db_id, temp.spider_eval_params prm
 ORDER BY p.line;
 
 DROP TABLE IF EXISTS temp.spider_eval_scores;
@@ -80,7 +94,8 @@ components(component, ci) AS (
 ),
 scored AS (SELECT * FROM temp.spider_eval_examples WHERE hardness IS NOT NULL),
 per_level AS (
-    SELECT lv.level, count(e.line) AS n, coalesce(sum(e.exact), 0) AS exact_sum
+    SELECT lv.level, count(e.line) AS n, coalesce(sum(e.exact), 0) AS exact_sum,
+           coalesce(sum(e.exec), 0) AS exec_sum
     FROM levels lv LEFT JOIN scored e ON e.hardness = lv.level OR lv.level = 'all'
     GROUP BY lv.level
 ),
@@ -103,6 +118,9 @@ averaged AS (
 SELECT level, 'count' AS metric, NULL AS component, CAST(n AS REAL) AS value FROM per_level
 UNION ALL
 SELECT level, 'exact', NULL, CASE WHEN n = 0 THEN 0.0 ELSE exact_sum * 1.0 / n END FROM per_level
+UNION ALL
+SELECT level, 'exec', NULL, CASE WHEN n = 0 THEN 0.0 ELSE exec_sum * 1.0 / n END
+FROM per_level, temp.spider_eval_params WHERE etype IN ('exec', 'all')
 UNION ALL
 SELECT level, 'acc', component, acc FROM averaged
 UNION ALL
@@ -144,6 +162,13 @@ report(mi, ci, sub, line) AS (
                           CAST(extra AS INTEGER), CAST(all_ AS INTEGER))
     FROM wide WHERE metric = 'count'
     UNION ALL
+    SELECT 0, 1, 0, '=====================   EXECUTION ACCURACY     ====================='
+    FROM wide WHERE metric = 'exec'
+    UNION ALL
+    SELECT 0, 1, 1, printf('%-20s %-20.3f %-20.3f %-20.3f %-20.3f %-20.3f', 'execution',
+                          easy, medium, hard, extra, all_)
+    FROM wide WHERE metric = 'exec'
+    UNION ALL
     SELECT 1, 0, 0, printf('%-20s %-20.3f %-20.3f %-20.3f %-20.3f %-20.3f', 'exact match',
                           easy, medium, hard, extra, all_)
     FROM wide WHERE metric = 'exact'
@@ -160,5 +185,11 @@ report(mi, ci, sub, line) AS (
     UNION ALL
     SELECT 5, 0, 0, printf('%-20s %d', 'gold parse errors', count(*))
     FROM temp.spider_eval_examples WHERE hardness IS NULL HAVING count(*) > 0
+    UNION ALL
+    SELECT 6, 0, 0, printf('%-20s %d', 'gold exec errors', count(*))
+    FROM temp.spider_eval_examples, temp.spider_eval_params
+    WHERE etype IN ('exec', 'all') AND hardness IS NOT NULL AND exec IS NULL HAVING count(*) > 0
 )
-SELECT line FROM report ORDER BY mi, ci, sub;
+SELECT line FROM report, temp.spider_eval_params
+WHERE etype IN ('match', 'all') OR mi NOT BETWEEN 1 AND 4
+ORDER BY mi, ci, sub;
