@@ -36,7 +36,7 @@ ORT_SONAME := libonnxruntime.so.1.31.1
 MODELS := $(wildcard models/*.onnx)
 DIST_MODELS := $(patsubst models/%,$(DIST)/%,$(MODELS))
 
-.PHONY: z3 ort all demo test test-rust check test-sql test-duckdb-versions test-models lint bench eval spider-eval evaluate-run evaluate-run-sqlite train-gmn deps venv clean
+.PHONY: z3 ort all demo test test-rust check test-sql test-duckdb-versions test-models lint bench eval spider-eval bird-eval evaluate-run evaluate-run-sqlite train-gmn deps venv clean
 
 all: $(DIST)/sqlsim.so $(DIST)/sqlsim.duckdb_extension $(DIST)/$(Z3_SONAME) $(DIST)/$(ORT_SONAME) $(DIST_MODELS)
 
@@ -196,6 +196,19 @@ spider-eval: all venv
 	@sed -e 's|{{GOLD}}|$(GOLD)|g' -e 's|{{PRED}}|$(PRED)|g' -e 's|{{TABLES}}|$(TABLES)|g' \
 	  -e 's|{{ETYPE}}|$(ETYPE)|g' -e 's|{{DB}}|$(DB)|g' \
 	  sql/spider_eval_sqlite.sql | sqlite3 -bail -cmd ".load ./$(DIST)/sqlsim" :memory:
+
+# The BIRD report (EX, Soft-F1 and, with VES=1, R-VES per difficulty, laid out as BIRD prints them) from
+# BIRD's prediction JSON, dev.json and db root (DB_ROOT/<db_id>/<db_id>.sqlite), by sql/bird_eval.sql in
+# DuckDB. R-VES times every matching pair 100 times each way: slow, and noisy (README).
+DEV ?= $(DATA)/bird/dev.json
+DB_ROOT ?=
+VES ?=
+bird-eval: all venv
+	@[ -n "$(filter command line environment environment override,$(origin PRED))" ] && [ -n "$(DB_ROOT)" ] || \
+	  { echo "bird-eval: needs PRED=<predict_dev.json> DB_ROOT=<dir> [DEV=<dev.json>] [VES=1]" >&2; exit 2; }
+	@$(DUCKDB_CLI) -unsigned -cmd "LOAD '$(DIST)/sqlsim.duckdb_extension'" \
+	  -cmd "SET VARIABLE pred = '$(PRED)'" -cmd "SET VARIABLE dev = '$(DEV)'" \
+	  -cmd "SET VARIABLE db_root = '$(DB_ROOT)'" -cmd "SET VARIABLE ves = '$(VES)'" :memory: < sql/bird_eval.sql
 
 # Fresh processes over every host (Python duckdb, duckdb shell, sqlite3 shell, apsw, DuckDB cursors
 # on threads) x thread setting x function family; fails on any crash, hang or SQL error
