@@ -26,7 +26,8 @@
 -- ETYPE exec and all add the execution accuracy row per hardness (exec without the matching sections),
 -- as in sql/spider_eval.sql: exec_match(DB/<db_id>, gold, replace(pred, 'value', '1')), every *.sqlite of
 -- the folder DB/<db_id> a database of the suite; a gold query that fails (evaluation.py would stop) or a
--- missing database scores as not matched and is counted on a line after the report. Temp tables spider_eval_examples and spider_eval_scores remain, as in DuckDB.
+-- missing database scores as not matched and is counted on a line after the report. Temp tables
+-- spider_eval_examples and spider_eval_scores remain, as in DuckDB.
 
 DROP TABLE IF EXISTS temp.spider_gold_raw;
 DROP TABLE IF EXISTS temp.spider_pred_raw;

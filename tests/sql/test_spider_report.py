@@ -139,10 +139,11 @@ def exec_inputs(tmp_path_factory):
 @pytest.fixture(scope="module")
 def exec_reports(exec_inputs):
     out = {}
+    files = {k: exec_inputs[k] for k in ("gold", "pred", "tables")}
+    db = exec_inputs["db"] + "/"  # a trailing slash is fine
     for etype in ("match", "exec", "all"):
-        db = exec_inputs["db"] + "/"  # a trailing slash is fine
-        out["duckdb", etype] = run_duckdb_report(etype=etype, db=db, **{k: exec_inputs[k] for k in ("gold", "pred", "tables")})
-        out["sqlite", etype] = run_sqlite_report(etype=etype, db=db, **{k: exec_inputs[k] for k in ("gold", "pred", "tables")})
+        out["duckdb", etype] = run_duckdb_report(etype=etype, db=db, **files)
+        out["sqlite", etype] = run_sqlite_report(etype=etype, db=db, **files)
     return out
 
 
