@@ -82,6 +82,7 @@ SET threads = 1;
 UPDATE bird_eval_examples e SET ves = coalesce(bird_ves(e.db_path, e.gold, e.pred), 0)
 FROM bird_eval_params prm WHERE prm.ves AND e.ex = 1;
 UPDATE bird_eval_examples e SET ves = 0 FROM bird_eval_params prm WHERE prm.ves AND e.ves IS NULL;
+RESET threads;
 
 CREATE OR REPLACE TEMP TABLE bird_eval_scores AS
 WITH levels(level, li) AS (VALUES ('simple', 1), ('moderate', 2), ('challenging', 3), ('total', 4)),
