@@ -178,12 +178,7 @@ mod tests {
     use super::*;
 
     fn rows(v: &[&[i64]]) -> Vec<Row> {
-        v.iter()
-            .map(|r| Row {
-                cells: r.iter().map(|&x| Cell::Int(x)).collect(),
-                real: vec![false; r.len()],
-            })
-            .collect()
+        super::super::compare::int_rows(v)
     }
 
     #[test]

@@ -161,17 +161,23 @@ fn search(
     false
 }
 
+/// Rows of integer cells, for the tests of the comparison rules here and in `bird.rs`.
+#[cfg(test)]
+pub(crate) fn int_rows(v: &[&[i64]]) -> Vec<Row> {
+    v.iter()
+        .map(|r| Row {
+            cells: r.iter().map(|&x| Cell::Int(x)).collect(),
+            real: vec![false; r.len()],
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn rows(v: &[&[i64]]) -> Vec<Row> {
-        v.iter()
-            .map(|r| Row {
-                cells: r.iter().map(|&x| Cell::Int(x)).collect(),
-                real: vec![false; r.len()],
-            })
-            .collect()
+        int_rows(v)
     }
 
     #[test]
