@@ -17,6 +17,7 @@ pub(crate) mod exec;
 pub mod gmn;
 pub mod metrics;
 pub mod normalize;
+pub(crate) mod options;
 pub mod parse;
 pub(crate) mod parseval;
 pub mod plan;

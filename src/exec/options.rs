@@ -5,7 +5,8 @@ use std::time::Duration;
 use serde_json::Value as Json;
 
 use super::ExecOptions;
-use crate::error::{Error, Result};
+use crate::error::Result;
+use crate::options::OptionsArg;
 
 /// Which official rule compares the two results.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -73,22 +74,14 @@ impl EvalOptions {
     /// Parses the options argument of `function` (None: the defaults). `ves` accepts `repeats`
     /// and rejects `semantics` (R-VES is defined on BIRD's rule only).
     pub fn parse(function: &'static str, text: Option<&str>, ves: bool) -> Result<EvalOptions> {
-        let bad = |message: String| Error::Argument {
-            function,
-            argument: "options",
-            message,
-        };
+        let arg = OptionsArg { function };
+        let bad = |message: String| arg.error(message);
         let mut o = EvalOptions::default();
         if ves {
             o.semantics = Semantics::Bird;
         }
-        let Some(text) = text else {
+        let Some(map) = arg.object(text)? else {
             return Ok(o);
-        };
-        let json: Json =
-            serde_json::from_str(text).map_err(|e| bad(format!("is not JSON: {e}")))?;
-        let Json::Object(map) = json else {
-            return Err(bad("must be a JSON object".into()));
         };
         let known = if ves {
             "timeout_ms, max_rows, repeats"
@@ -96,18 +89,9 @@ impl EvalOptions {
             "semantics, timeout_ms, max_rows, keep_distinct"
         };
         for (key, value) in &map {
-            let uint = |lo: u64, hi: u64| -> Result<u64> {
-                value
-                    .as_u64()
-                    .filter(|v| (lo..=hi).contains(v))
-                    .ok_or_else(|| {
-                        bad(format!(
-                            "'{key}' must be an integer in [{lo}, {hi}], got {value}"
-                        ))
-                    })
-            };
+            let uint = |lo: u64, hi: u64| arg.uint(key, value, lo, hi);
             match key.as_str() {
-                "semantics" if !ves => o.semantics = parse_semantics(value).map_err(bad)?,
+                "semantics" if !ves => o.semantics = parse_semantics(arg, value)?,
                 "keep_distinct" if !ves => {
                     o.exec.keep_distinct = value.as_bool().ok_or_else(|| {
                         bad(format!(
@@ -125,26 +109,27 @@ impl EvalOptions {
     }
 }
 
-fn parse_semantics(value: &Json) -> std::result::Result<Semantics, String> {
+fn parse_semantics(arg: OptionsArg, value: &Json) -> Result<Semantics> {
     match value.as_str() {
         Some("test-suite") => Ok(Semantics::TestSuite),
         Some("bird") => Ok(Semantics::Bird),
         Some("bag") => Ok(Semantics::Bag),
         Some("list") => Ok(Semantics::List),
-        Some("spider") => Err("'semantics' 'spider' (the original Spider evaluation.py rule) is not \
+        Some("spider") => Err(arg.error("'semantics' 'spider' (the original Spider evaluation.py rule) is not \
              supported: it keys result columns by the Spider parse of each SELECT item, which needs \
              tables.json; Spider's own repository now points to test-suite-sql-eval, so use \
              'test-suite'"
-            .into()),
-        _ => Err(format!(
+            .into())),
+        _ => Err(arg.error(format!(
             "'semantics' must be 'test-suite', 'bird', 'bag' or 'list', got {value}"
-        )),
+        ))),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::Error;
 
     #[test]
     fn parses_and_rejects() {

@@ -1,8 +1,7 @@
 //! The options JSON of the ParSEval functions: mode, work, timeout_ms (alias budget_ms), seed, max_rows; unknown keys and bad values are argument errors naming the function.
 
-use serde_json::Value as Json;
-
-use crate::error::{Error, Result};
+use crate::error::Result;
+use crate::options::OptionsArg;
 
 /// Which coverage branches the search tries to cover (paper §4.3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -73,31 +72,14 @@ impl Default for Options {
 impl Options {
     /// Parses the options argument of `function` (None or NULL: the defaults).
     pub fn parse(function: &'static str, text: Option<&str>) -> Result<Options> {
-        let bad = |message: String| Error::Argument {
-            function,
-            argument: "options",
-            message,
-        };
+        let arg = OptionsArg { function };
+        let bad = |message: String| arg.error(message);
         let mut o = Options::default();
-        let Some(text) = text else {
+        let Some(map) = arg.object(text)? else {
             return Ok(o);
         };
-        let json: Json =
-            serde_json::from_str(text).map_err(|e| bad(format!("is not JSON: {e}")))?;
-        let Json::Object(map) = json else {
-            return Err(bad("must be a JSON object".into()));
-        };
         for (key, value) in &map {
-            let uint = |lo: u64, hi: u64| -> Result<u64> {
-                value
-                    .as_u64()
-                    .filter(|v| (lo..=hi).contains(v))
-                    .ok_or_else(|| {
-                        bad(format!(
-                            "'{key}' must be an integer in [{lo}, {hi}], got {value}"
-                        ))
-                    })
-            };
+            let uint = |lo: u64, hi: u64| arg.uint(key, value, lo, hi);
             match key.as_str() {
                 "mode" => {
                     o.mode = match value.as_str() {
@@ -131,6 +113,7 @@ impl Options {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::Error;
 
     #[test]
     fn parses_and_rejects() {
