@@ -25,7 +25,7 @@ def main(argv=None):
             print(f"| {src} | {n0} | {n1} |")
         print()
         print("sql_equivalent on synthetic pairs:", json.dumps(st["synthetic"]))
-        print("BIRD DAIL:", json.dumps(st["bird_dev_dail"]), " WikiSQL halves:", json.dumps(st["wikisql"]))
+        print("WikiSQL halves:", json.dumps(st["wikisql"]))
         print()
         if "synthetic_kinds" in st:
             print("synthetic pairs by kind (label 0 / label 1):",

@@ -17,7 +17,7 @@ from models.gmn.rewrites import structural
 STRUCTURAL_POS = 0.4
 STRUCTURAL_NEG = 0.25
 # share of gold queries printed as Calcite SQL (the Spider-Pair gold is Calcite's RelToSql output)
-CALCITE_GOLD = 0.15
+CALCITE_GOLD = 0.35
 
 
 # ---------------------------------------------------------------- mistakes (negatives)
@@ -288,6 +288,8 @@ def gold_style(rng):
               count_pk=False, exists=False, distinct_group=False, sel_alias=False, num_str=False,
               ident_case=rng.choice(["orig", "orig", "upper_tables"]), dq=rng.random() < 0.3)
     if rng.random() < CALCITE_GOLD:
+        # Calcite's printer: table-qualified columns half the time; its LIMIT spelling is applied after
+        # labelling (dataset.calcite_fetch), since SQLite, which the labels run on, has no FETCH
         gs.update(calcite=True, upper=True, alias=rng.choice(["none", "table"]), dq=False, ident_case="orig")
     return gs
 

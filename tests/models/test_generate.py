@@ -219,3 +219,16 @@ def test_convention_rewrites_keep_their_label_against_a_counterexample():
     assert apply_verdict({"label": 1, "kind": "rewrite"}, None, counts)["label"] == 1
     assert apply_verdict({"label": 0, "kind": "near_literal"}, 1, counts) is None
     assert counts["pos_convention"] == 1 and counts["pos_flipped"] == 1 and counts["neg_dropped"] == 1
+
+
+def test_calcite_fetch_respells_only_a_trailing_limit_of_calcite_gold():
+    from models.gmn.dataset import calcite_fetch
+
+    rows = [{"id": "syn%d" % i, "gold": "SELECT `a` FROM `t` ORDER BY `a` LIMIT 3"} for i in range(40)]
+    out = [calcite_fetch(r)["gold"] for r in rows]
+    fetched = [g for g in out if g.endswith("ORDER BY `a` FETCH NEXT 3 ROWS ONLY")]
+    assert 0 < len(fetched) < len(rows)  # a stable share, not all
+    assert all(g in (rows[0]["gold"], "SELECT `a` FROM `t` ORDER BY `a` FETCH NEXT 3 ROWS ONLY") for g in out)
+    assert calcite_fetch({"id": "syn0", "gold": "SELECT a FROM t LIMIT 1"})["gold"] == "SELECT a FROM t LIMIT 1"
+    union = "SELECT `a` FROM `t` LIMIT 1 UNION SELECT `b` FROM `u`"
+    assert calcite_fetch({"id": "syn0", "gold": union})["gold"] == union
