@@ -6,7 +6,7 @@ defaults to linux_x86_64. The version is Cargo.toml's, written to VERSION by the
 import os
 from pathlib import Path
 
-from setuptools import setup
+from setuptools import Distribution, setup
 from setuptools.command.bdist_wheel import bdist_wheel
 
 HERE = Path(__file__).resolve().parent
@@ -22,13 +22,16 @@ def version():
     raise SystemExit("setup.py: no VERSION file and no version in ../Cargo.toml")
 
 
-class PlatformWheel(bdist_wheel):
-    def finalize_options(self):
-        super().finalize_options()
-        self.root_is_pure = False
+class BinaryDistribution(Distribution):
+    """Carries ELF files: installed to platlib (the wheel root is not purelib)."""
 
+    def has_ext_modules(self):
+        return True
+
+
+class PlatformWheel(bdist_wheel):
     def get_tag(self):
         return "py3", "none", os.environ.get("SQLSIM_WHEEL_PLAT", "linux_x86_64")
 
 
-setup(version=version(), cmdclass={"bdist_wheel": PlatformWheel})
+setup(version=version(), distclass=BinaryDistribution, cmdclass={"bdist_wheel": PlatformWheel})

@@ -23,7 +23,8 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-LIB_PATTERNS = ("sqlsim.so", "sqlsim.duckdb_extension", "libz3.so.*", "libonnxruntime.so.*", "*.onnx")
+LIB_PATTERNS = ("sqlsim.so", "sqlsim.duckdb_extension", "libz3.so.*", "libonnxruntime.so.*", "*.onnx",
+                "ONNXRUNTIME_THIRD_PARTY_NOTICES.txt")
 SQL_SCRIPTS = ("spider_eval.sql", "spider_eval_sqlite.sql", "bird_eval.sql")
 
 
