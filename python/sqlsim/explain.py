@@ -94,10 +94,16 @@ def _fmt(v) -> str:
     return "NULL" if v is None else str(v)
 
 
+ORDER = ("score", "verdict", "evidence", "band", "structural", "components", "work")
+
+
 def components_lines(comp: dict) -> list[str]:
+    """sql_similarity_components' fields, the verdict's first (its reason is printed above them)."""
     out = []
-    width = max([10] + [len(k) for k in comp])
-    for key, value in comp.items():
+    keys = [k for k in ORDER if k in comp] + sorted(k for k in comp if k not in ORDER and k != "reason")
+    width = max([10] + [len(k) for k in keys])
+    for key in keys:
+        value = comp[key]
         if isinstance(value, dict):
             out.append(f"  {key}:")
             inner = max([8] + [len(k) for k in value])

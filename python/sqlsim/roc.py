@@ -127,7 +127,7 @@ def plot(curves, path, title: str):
     fig, ax = plt.subplots(figsize=(6.4, 5.6), dpi=110)
     ax.plot([0, 1], [0, 1], linestyle=":", color="grey", linewidth=1)
     for c in sorted(curves, key=lambda c: -(c.auc if c.auc is not None else -1)):
-        ax.step(c.fpr, c.tpr, where="post", linewidth=1.4, label=c.label())
+        ax.plot(c.fpr, c.tpr, linewidth=1.4, label=c.label())  # ties: the diagonal between points
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 1.01)
     ax.set_xlabel("false positive rate")
