@@ -284,3 +284,13 @@ def test_progress_bar_only_on_a_terminal(venv):
     assert "score:" in proc.stderr and "/8 [" in proc.stderr
     quiet = venv.cli("score", FIXTURES / "pairs.jsonl", "-o", "bar.jsonl", "--metrics", "ast_ted", "--no-resume")
     assert quiet.stderr == ""
+
+
+def test_bird_r_ves(venv, databases):
+    out = venv.cli("bird", "--predicted_sql_path", FIXTURES / "predict_dev.json", "--ground_truth_path",
+                   FIXTURES / "dev.json", "--db_root_path", databases, "--ves").stdout
+    r_ves = next(line for line in out.splitlines() if line.startswith("R-VES "))
+    values = [float(v) for v in r_ves.split()[1:]]
+    # two of the five pairs match as BIRD EX, so the total is 100 * mean(sqrt(reward)) over 5 with
+    # rewards in {0, 0.25, ..., 1.25}: at most 2 * sqrt(1.25) / 5
+    assert len(values) == 4 and values[2] == 0.0 and 0.0 < values[3] <= 100 * 2 * 1.25 ** 0.5 / 5 + 1e-9
