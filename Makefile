@@ -36,9 +36,13 @@ ORT_SONAME := libonnxruntime.so.1.31.1
 MODELS := $(wildcard models/*.onnx)
 DIST_MODELS := $(patsubst models/%,$(DIST)/%,$(MODELS))
 
-.PHONY: z3 ort all demo test test-rust check test-sql test-duckdb-versions test-models lint bench eval spider-eval bird-eval evaluate-run evaluate-run-sqlite train-gmn deps venv clean
+.PHONY: z3 ort all demo test test-rust check test-sql test-duckdb-versions test-models test-wheel wheel notices lint bench eval spider-eval bird-eval evaluate-run evaluate-run-sqlite train-gmn deps venv clean
 
-all: $(DIST)/sqlsim.so $(DIST)/sqlsim.duckdb_extension $(DIST)/$(Z3_SONAME) $(DIST)/$(ORT_SONAME) $(DIST_MODELS)
+# The licenses travel with the binaries: sqlsim's LICENSE, THIRD_PARTY_NOTICES (Z3, ONNX Runtime, SQLite,
+# DuckDB, the Rust crates; `make notices` rewrites it) and ONNX Runtime's own third-party notices.
+NOTICES := $(DIST)/LICENSE $(DIST)/THIRD_PARTY_NOTICES $(DIST)/ONNXRUNTIME_THIRD_PARTY_NOTICES.txt
+
+all: $(DIST)/sqlsim.so $(DIST)/sqlsim.duckdb_extension $(DIST)/$(Z3_SONAME) $(DIST)/$(ORT_SONAME) $(DIST_MODELS) $(NOTICES)
 
 # --- dependencies -----------------------------------------------------------------------------
 # System packages: bindgen (sqlite-loadable) needs libclang; tests need the real sqlite3 shell.
@@ -71,6 +75,10 @@ $(ORT_DIR)/$(ORT_SONAME): $(VENV)/.stamp
 	@mkdir -p $(ORT_DIR)
 	cp "$$($(PY) -c 'import os, onnxruntime; print(os.path.join(os.path.dirname(onnxruntime.__file__), "capi"))')/$(ORT_SONAME)" $@
 
+$(ORT_DIR)/ThirdPartyNotices.txt: $(VENV)/.stamp
+	@mkdir -p $(ORT_DIR)
+	cp "$$($(PY) -c 'import os, onnxruntime; print(os.path.dirname(onnxruntime.__file__))')/ThirdPartyNotices.txt" $@
+
 ort: $(ORT_DIR)/$(ORT_SONAME)
 
 # --- build ------------------------------------------------------------------------------------
@@ -95,6 +103,35 @@ $(DIST)/%.onnx: models/%.onnx
 	@mkdir -p $(DIST)
 	cp $< $@
 
+$(DIST)/LICENSE: LICENSE
+	@mkdir -p $(DIST)
+	cp $< $@
+
+$(DIST)/THIRD_PARTY_NOTICES: THIRD_PARTY_NOTICES
+	@mkdir -p $(DIST)
+	cp $< $@
+
+$(DIST)/ONNXRUNTIME_THIRD_PARTY_NOTICES.txt: $(ORT_DIR)/ThirdPartyNotices.txt
+	@mkdir -p $(DIST)
+	cp $< $@
+
+notices:
+	python3 scripts/notices.py
+
+# --- Python wheel (docs/python.md) ----------------------------------------------------------------
+# dist/sqlsim-<version>-py3-none-manylinux_*.whl: both extensions, libz3, ONNX Runtime, the models,
+# the report scripts and the notices in one self-contained package with the `sqlsim` command
+# (scripts/build_wheel.py: setuptools through `pip wheel`, the platform tag from `auditwheel show`).
+# The build tools live in their own venv (requirements-wheel.txt), not in the project's.
+WHEEL_TOOLS := .cache/wheel-tools
+$(WHEEL_TOOLS)/.stamp: requirements-wheel.txt
+	@test -x $(WHEEL_TOOLS)/bin/python || python3 -m venv $(WHEEL_TOOLS)
+	$(WHEEL_TOOLS)/bin/python -m pip install -q --disable-pip-version-check -r requirements-wheel.txt
+	@touch $@
+
+wheel: all $(WHEEL_TOOLS)/.stamp
+	$(WHEEL_TOOLS)/bin/python scripts/build_wheel.py --dist $(DIST)
+
 $(DIST)/sqlsim.duckdb_extension: $(LIB) scripts/duckdb_footer.py
 	@mkdir -p $(DIST)
 	python3 scripts/duckdb_footer.py $(LIB) $@.tmp --version v$(VERSION) --capi v1.2.0 --platform linux_amd64
@@ -108,7 +145,7 @@ demo: all venv
 	$(DUCKDB_CLI) -unsigned -cmd "LOAD '$(DIST)/sqlsim.duckdb_extension'" -cmd ".mode box" :memory: < sql/demo.sql
 
 # --- tests ------------------------------------------------------------------------------------
-test: all venv test-rust test-sql test-duckdb-versions test-models stress-short fuzz-short
+test: all venv test-rust test-sql test-duckdb-versions test-models test-wheel stress-short fuzz-short
 
 # The Rust tests build in their own cargo profile (Cargo.toml [profile.test-fast]: release's code
 # generation without LTO, incremental), in target/$(TEST_PROFILE): the library's unit tests, the
@@ -149,6 +186,12 @@ test-duckdb-versions: all venv
 test-models: all venv
 	SQLSIM_DATA=$(DATA) $(PY) -m pytest -q tests/models
 
+# The wheel installed into a fresh venv (in a temp folder, never the checkout on sys.path): the loader
+# in apsw, DuckDB and the stdlib sqlite3, and every `sqlsim` command on tests/fixtures. The venv's
+# dependencies come from .cache/wheelhouse (downloaded on the first run, offline afterwards).
+test-wheel: wheel venv
+	$(PY) -m pytest -q tests/wheel
+
 lint: $(Z3_DIR)/$(Z3_SONAME)
 	$(CARGO) fmt --check
 	$(CARGO) clippy --all-targets -- -D warnings
@@ -159,8 +202,12 @@ bench: all venv
 	$(PY) scripts/bench.py --data $(DATA) --metric relpm --no-reference
 	$(PY) scripts/bench_spider.py --data $(DATA)
 
+# EVAL_TABLE: the file whose <!-- eval:begin --> ... <!-- eval:end --> table `make eval` rewrites;
+# ROC_DIR: one ROC figure per set (every metric on it, AUC with its bootstrap 95% interval).
+EVAL_TABLE ?= README.md
+ROC_DIR ?= docs/roc
 eval: all venv
-	$(PY) scripts/eval.py --data $(DATA) --readme README.md
+	$(PY) scripts/eval.py --data $(DATA) --readme $(EVAL_TABLE) --roc-dir $(ROC_DIR)
 	$(PY) scripts/plan_fidelity.py --data $(DATA) --examples 0
 
 # exec_match, BIRD EX and Soft-F1 against the official verdicts of tests/fixtures/exec_agreement

@@ -18,7 +18,10 @@ on another's cache): DuckDB (dist/sqlsim.duckdb_extension, its default threads) 
 (dist/sqlsim.so via apsw, one thread). The two hosts must agree (the largest absolute difference is
 reported; the exit status is 1 beyond 1e-9). Printed: ROC AUC (Mann-Whitney, ties one half),
 Spearman (average ranks), Kendall tau-b, accuracy at the threshold 0.5, and the seconds the SELECT
-took in each host; the AST-TE reference of the data README beside ast_ted. `--readme FILE`
+took in each host; the AST-TE reference of the data README beside ast_ted. Each AUC comes with a
+95% stratified bootstrap interval (`--resamples`, fixed seed; python/sqlsim/roc.py, the code
+`sqlsim roc` uses), and `--roc-dir DIR` writes one ROC figure per set, DIR/<set>.png, with every
+evaluated metric on it. `--readme FILE`
 rewrites the rows of the evaluated (set, metric)s in the table between the markers
 `<!-- eval:begin -->` and `<!-- eval:end -->`; rows of other metrics or sets stay as they were.
 
@@ -43,6 +46,9 @@ from pair_schemas import pair_schema  # noqa: E402
 from sqlsim_hosts import DIST  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "python"))
+from sqlsim import roc  # noqa: E402  (the wheel's AUC, bootstrap and ROC plot code)
+
 DATA = Path(os.environ.get("SQLSIM_DATA", ROOT.parent / "shared" / "data"))
 DUCKDB_EXT = DIST / sqlsim_hosts.DUCKDB_FILE
 SQLITE_EXT = DIST / sqlsim_hosts.SQLITE_FILE
@@ -181,24 +187,32 @@ def fmt(value, width=7):
     return f"{value:>{width}.4f}" if value is not None else f"{'-':>{width}}"
 
 
-TABLE_HEADER = ["| set | metric | AUC | Spearman | Kendall τ-b | acc@0.5 | DuckDB s | SQLite s |",
-                "|---|---|---|---|---|---|---|---|"]
+TABLE_HEADER = ["| set | metric | AUC | AUC 95% CI | Spearman | Kendall τ-b | acc@0.5 | DuckDB s | SQLite s |",
+                "|---|---|---|---|---|---|---|---|---|"]
+
+
+def interval_text(r):
+    return f"{r['auc_low']:.3f}–{r['auc_high']:.3f}" if r.get("auc_low") is not None else "-"
 
 
 def table_cells(r):
     """A result's cells after the AUC: (set label, metric, AUC, the rest as text)."""
     label = r["set"].replace(".nooverlap", "") + f" ({r['n']})"
-    cells = [f"{r[k]:.4f}" if r[k] is not None else "-" for k in ("spearman", "kendall_tau_b", "accuracy")]
+    cells = [interval_text(r)]
+    cells += [f"{r[k]:.4f}" if r[k] is not None else "-" for k in ("spearman", "kendall_tau_b", "accuracy")]
     cells += [f"{r['seconds_duckdb']:.2f}", f"{r['seconds_sqlite']:.2f}"]
     return label, r["metric"], r["auc"], cells
 
 
 def table_rows_of(text):
-    """The rows of an existing table, as table_cells gives them (bold marks dropped)."""
+    """The rows of an existing table, as table_cells gives them (bold marks dropped); a row written
+    before the interval column gets "-" there."""
     rows = []
     for line in text.splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) != 8 or not cells[1].startswith("`"):
+        if len(cells) == 8 and cells[1].startswith("`"):
+            cells.insert(3, "-")
+        if len(cells) != 9 or not cells[1].startswith("`"):
             continue
         auc = cells[2].strip("*")
         rows.append((cells[0], cells[1].strip("`"), None if auc == "-" else float(auc), cells[3:]))
@@ -268,6 +282,9 @@ def main():
     parser.add_argument("--floors", action="store_true",
                         help="exit 1 when ast_ted's AUC falls below its reference, or sql_similarity's below a "
                              "component's, on any set (CI quality floor)")
+    parser.add_argument("--roc-dir", help="write one ROC figure per set as DIR/<set>.png (every metric on it)")
+    parser.add_argument("--resamples", type=int, default=roc.RESAMPLES,
+                        help=f"bootstrap resamples of each AUC's 95%% interval (default {roc.RESAMPLES})")
     parser.add_argument("--worker", choices=sorted(HOSTS), help=argparse.SUPPRESS)
     parser.add_argument("--expr", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -277,6 +294,7 @@ def main():
         return worker(args.worker, args.expr, args.sets)
 
     self_test()
+    roc.self_test()
     check_dist()
     functions = signatures()
     metrics = split_metrics(args.metrics)
@@ -289,14 +307,17 @@ def main():
             die(f"no set matches {args.sets!r}")
 
     width = max([12] + [len(m) for m in metrics])
-    header = (f"{'metric':<{width}} {'set':<38} {'n':>5} {'pos':>4} {'AUC':>7} {'ref':>7} {'Spearman':>8} "
+    header = (f"{'metric':<{width}} {'set':<38} {'n':>5} {'pos':>4} {'AUC':>7} {'95% CI':>13} {'ref':>7} {'Spearman':>8} "
               f"{'Kendall':>7} {'acc@.5':>7} {'NULL':>5} {'duck s':>7} {'sqlite s':>8} {'max|diff|':>9}")
     print(header)
     print("-" * len(header))
     results, worst = [], 0.0
+    if args.roc_dir:
+        Path(args.roc_dir).mkdir(parents=True, exist_ok=True)
     for name in sets:
         labels = [r[2] for r in load_rows(name)]
         reference = SETS[name]
+        curves = []
         for metric in metrics:
             a, t_duck = run_worker("duckdb", exprs[metric], name)
             b, t_lite = run_worker("sqlite", exprs[metric], name)
@@ -314,20 +335,30 @@ def main():
             null = NULL_SCORE.get(metric, 0.0)
             scores = [float(v) if v is not None else null for v in a]
             auc, rho = roc_auc(scores, labels), spearman(scores, labels)
+            curve = roc.curve(metric, scores, labels, resamples=args.resamples)
+            curves.append(curve)
+            low, high = curve.interval if curve.interval else (None, None)
+            ci = f"{low:.3f}-{high:.3f}" if low is not None else "-"
             tau = None if args.no_kendall else kendall_tau_b(scores, labels)
             acc = accuracy(scores, labels)
             ref_auc = reference[0] if reference and metric == "ast_ted" else None
             nulls = sum(1 for v in a if v is None)
-            print(f"{metric:<{width}} {name:<38} {len(labels):>5} {sum(labels):>4} {fmt(auc)} {fmt(ref_auc)} "
+            print(f"{metric:<{width}} {name:<38} {len(labels):>5} {sum(labels):>4} {fmt(auc)} {ci:>13} {fmt(ref_auc)} "
                   f"{fmt(rho, 8)} {fmt(tau)} {fmt(acc)} {nulls:>5} {t_duck:>7.2f} {t_lite:>8.2f} {diff:>9.3g}",
                   flush=True)
             results.append({"metric": metric, "set": name, "n": len(labels), "positives": sum(labels), "auc": auc,
+                            "auc_low": low, "auc_high": high,
                             "spearman": rho, "kendall_tau_b": tau, "accuracy": acc, "reference_auc": ref_auc,
                             "null_scores": nulls, "seconds_duckdb": t_duck, "seconds_sqlite": t_lite,
                             "max_abs_diff_duckdb_sqlite": diff, "pairs_differing": differ})
+        if args.roc_dir and curves:
+            png = Path(args.roc_dir) / f"{name.replace('.nooverlap', '')}.png"
+            roc.plot(curves, png, f"{name} ({len(labels)} pairs, {sum(labels)} positive); AUC [95% bootstrap CI]")
+            print(f"wrote {png}", flush=True)
     print("-" * len(header))
     print("ref: AST-TE with sqlglot + zss (data README). NULL: rows scored NULL, counted as 0.0 "
-          "(sql_equivalent: 0.5). Seconds: the SELECT alone, in a fresh process per metric and host.")
+          "(sql_equivalent: 0.5). Seconds: the SELECT alone, in a fresh process per metric and host. "
+          f"95% CI: stratified bootstrap, {args.resamples} resamples.")
     print(f"DuckDB and SQLite: largest difference beyond tolerance {worst:.3g} (tolerance {TOLERANCE:g}, "
           f"{FLOAT32_TOLERANCE:g} for float32 model scores) over every metric.")
     if args.json:
