@@ -1,6 +1,8 @@
 # sqlsim: build both hosts' artifacts, run the demo, the tests, benchmarks and evaluations.
 # `make demo` and `make test` are all a new user needs on a fresh Debian machine: missing system
-# packages and the Python venv are installed on first use.
+# packages and the Python venv are installed on first use. The venv holds requirements-dev.txt
+# (demo and tests); the GMN training stack (requirements-train.txt) and the reference benchmark
+# stack (requirements-bench.txt) are added only by the targets that use them.
 
 SHELL := /bin/bash
 VENV := .venv
@@ -36,7 +38,7 @@ ORT_SONAME := libonnxruntime.so.1.31.1
 MODELS := $(wildcard models/*.onnx)
 DIST_MODELS := $(patsubst models/%,$(DIST)/%,$(MODELS))
 
-.PHONY: z3 ort all demo test test-rust check test-sql test-duckdb-versions test-models lint bench eval spider-eval bird-eval evaluate-run evaluate-run-sqlite train-gmn deps venv clean
+.PHONY: z3 ort all demo train-venv bench-venv test test-rust check test-sql test-duckdb-versions test-models test-models-jax test-docs docs lint bench eval spider-eval bird-eval evaluate-run evaluate-run-sqlite train-gmn deps venv clean
 
 all: $(DIST)/sqlsim.so $(DIST)/sqlsim.duckdb_extension $(DIST)/$(Z3_SONAME) $(DIST)/$(ORT_SONAME) $(DIST_MODELS)
 
@@ -59,6 +61,20 @@ $(VENV)/.stamp: requirements-dev.txt .cache/deps.stamp
 	@touch $@
 
 venv: $(VENV)/.stamp
+
+# The GMN training stack (JAX, Optax, jax2onnx, SciPy): make train-gmn and make test-models-jax.
+$(VENV)/.train.stamp: requirements-train.txt $(VENV)/.stamp
+	$(PY) -m pip install -q --disable-pip-version-check -r requirements-train.txt
+	@touch $@
+
+train-venv: $(VENV)/.train.stamp
+
+# The reference AST-TE stack (sqlglot + zss) that make bench times sqlsim against.
+$(VENV)/.bench.stamp: requirements-bench.txt $(VENV)/.stamp
+	$(PY) -m pip install -q --disable-pip-version-check -r requirements-bench.txt
+	@touch $@
+
+bench-venv: $(VENV)/.bench.stamp
 
 $(Z3_DIR)/$(Z3_SONAME): $(VENV)/.stamp
 	@mkdir -p $(Z3_DIR)
@@ -108,7 +124,7 @@ demo: all venv
 	$(DUCKDB_CLI) -unsigned -cmd "LOAD '$(DIST)/sqlsim.duckdb_extension'" -cmd ".mode box" :memory: < sql/demo.sql
 
 # --- tests ------------------------------------------------------------------------------------
-test: all venv test-rust test-sql test-duckdb-versions test-models stress-short fuzz-short
+test: all venv test-rust test-sql test-duckdb-versions test-models test-docs stress-short fuzz-short
 
 # The Rust tests build in their own cargo profile (Cargo.toml [profile.test-fast]: release's code
 # generation without LTO, incremental), in target/$(TEST_PROFILE): the library's unit tests, the
@@ -145,22 +161,36 @@ test-sql: all venv
 test-duckdb-versions: all venv
 	$(PY) tests/duckdb_versions.py $(DIST)/sqlsim.duckdb_extension
 
-# Generator, tensor layout and ONNX-vs-JAX parity of the shipped GMN models (a few seconds).
+# Generator, tensor layout and ONNX-vs-JAX parity of the shipped GMN models (a few seconds). The
+# parity test needs JAX, which make test's venv does not hold: there it skips, and
+# test-models-jax (CI's .ci/run) installs the training stack and fails if it still cannot run.
 test-models: all venv
-	SQLSIM_DATA=$(DATA) $(PY) -m pytest -q tests/models
+	SQLSIM_DATA=$(DATA) $(PY) -m pytest -q -rs tests/models
+
+test-models-jax: all train-venv
+	SQLSIM_REQUIRE_JAX=1 SQLSIM_DATA=$(DATA) $(PY) -m pytest -q tests/models
+
+# The documentation: every relative link and anchor of every Markdown file resolves, and the
+# README's function reference is what the built extension's sqlsim_functions() says.
+test-docs: all venv
+	$(PY) -m pytest -q tests/docs
+
+# Regenerates the generated parts of the documentation (the README's function reference).
+docs: all venv
+	$(PY) scripts/function_reference.py --write README.md
 
 lint: $(Z3_DIR)/$(Z3_SONAME)
 	$(CARGO) fmt --check
 	$(CARGO) clippy --all-targets -- -D warnings
 
 # --- measurements (read ../shared/data) ----------------------------------------------------------
-bench: all venv
+bench: all bench-venv
 	$(PY) scripts/bench.py --data $(DATA)
 	$(PY) scripts/bench.py --data $(DATA) --metric relpm --no-reference
 	$(PY) scripts/bench_spider.py --data $(DATA)
 
 eval: all venv
-	$(PY) scripts/eval.py --data $(DATA) --readme README.md
+	$(PY) scripts/eval.py --data $(DATA) --readme docs/quality.md
 	$(PY) scripts/plan_fidelity.py --data $(DATA) --examples 0
 
 # exec_match, BIRD EX and Soft-F1 against the official verdicts of tests/fixtures/exec_agreement
@@ -199,7 +229,7 @@ spider-eval: all venv
 
 # The BIRD report (EX, Soft-F1 and, with VES=1, R-VES per difficulty, laid out as BIRD prints them) from
 # BIRD's prediction JSON, dev.json and db root (DB_ROOT/<db_id>/<db_id>.sqlite), by sql/bird_eval.sql in
-# DuckDB. R-VES times every matching pair 100 times each way: slow, and noisy (README).
+# DuckDB. R-VES times every matching pair 100 times each way: slow, and noisy (docs/execution.md).
 DEV ?= $(DATA)/bird/dev.json
 DB_ROOT ?=
 VES ?=
@@ -255,7 +285,7 @@ GMN_SEED ?= 20261121
 # Each model trains for its epochs or its minutes, whichever ends first (checked between batches),
 # so that the whole pipeline stays under an hour on 2 cores; the phase lines time each step.
 GMN_MODELS ?= funceval:9:13 hybrid:7:17
-train-gmn: all venv
+train-gmn: all train-venv
 	mkdir -p $(GMN_CACHE)
 	@date -u +"train-gmn phase labelling start %T"
 	nice -n 10 $(PY) -m models.gmn.dataset --data $(DATA) --ext $(DIST)/sqlsim.so --n $(GMN_PAIRS) \
@@ -273,7 +303,7 @@ train-gmn: all venv
 	@date -u +"train-gmn phase done %T"
 	sha256sum models/*.onnx
 
-# The evaluation workflow of the README (sql/evaluate_run.sql, DuckDB): the Spider example run with
+# The evaluation workflow of docs/evaluate-run.md (sql/evaluate_run.sql, DuckDB): the Spider example run with
 # the official report and sqlsim's scores per hardness, the worst predictions with a counterexample
 # database, BIRD dev with DAIL-SQL's predictions per difficulty, and two LLM runs side by side.
 evaluate-run: all venv
