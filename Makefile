@@ -119,7 +119,7 @@ $(DIST)/sqlsim.duckdb_extension: $(LIB) scripts/duckdb_footer.py
 # --- demo -------------------------------------------------------------------------------------
 demo: all venv
 	@echo "== SQLite ($$(sqlite3 --version | cut -d' ' -f1)) =="
-	sqlite3 -cmd ".load ./$(DIST)/sqlsim" -cmd ".mode box" :memory: < sql/demo.sql
+	sqlite3 -cmd ".load ./$(DIST)/sqlsim" -cmd ".mode box --wrap 100 --wordwrap on" :memory: < sql/demo.sql
 	@echo "== DuckDB ($$($(DUCKDB_CLI) --version)) =="
 	$(DUCKDB_CLI) -unsigned -cmd "LOAD '$(DIST)/sqlsim.duckdb_extension'" -cmd ".mode box" :memory: < sql/demo.sql
 

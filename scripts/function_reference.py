@@ -75,7 +75,8 @@ def main():
     group.add_argument("--check", metavar="FILE", help="exit 1 when FILE's table is not the generated one")
     args = ap.parse_args()
 
-    generated = block(registry_rows(args.extension))
+    rows = registry_rows(args.extension)
+    generated = block(rows)
     path = args.write or args.check
     if path is None:
         print(generated.strip("\n"))
@@ -92,7 +93,7 @@ def main():
         return 1
     if current != generated:
         Path(path).write_text(head + BEGIN + generated + END + tail, encoding="utf-8")
-        print(f"{path}: function reference updated ({generated.count(chr(10)) - 3} functions)")
+        print(f"{path}: function reference updated ({len(rows)} functions)")
     return 0
 
 
