@@ -1,6 +1,8 @@
 # sqlsim: build both hosts' artifacts, run the demo, the tests, benchmarks and evaluations.
 # `make demo` and `make test` are all a new user needs on a fresh Debian machine: missing system
-# packages and the Python venv are installed on first use.
+# packages and the Python venv are installed on first use. The venv holds requirements-dev.txt
+# (demo and tests); the GMN training stack (requirements-train.txt) and the reference benchmark
+# stack (requirements-bench.txt) are added only by the targets that use them.
 
 SHELL := /bin/bash
 VENV := .venv
@@ -36,7 +38,7 @@ ORT_SONAME := libonnxruntime.so.1.31.1
 MODELS := $(wildcard models/*.onnx)
 DIST_MODELS := $(patsubst models/%,$(DIST)/%,$(MODELS))
 
-.PHONY: z3 ort all demo test test-rust check test-sql test-duckdb-versions test-models test-wheel wheel notices lint bench eval spider-eval bird-eval evaluate-run evaluate-run-sqlite train-gmn deps venv clean
+.PHONY: z3 ort all demo train-venv bench-venv test test-rust check test-sql test-duckdb-versions test-models test-models-jax test-docs docs test-wheel wheel notices lint bench eval spider-eval bird-eval evaluate-run evaluate-run-sqlite train-gmn deps venv clean
 
 # The licenses travel with the binaries: sqlsim's LICENSE, THIRD_PARTY_NOTICES (Z3, ONNX Runtime, SQLite,
 # DuckDB, the Rust crates; `make notices` rewrites it) and ONNX Runtime's own third-party notices.
@@ -63,6 +65,20 @@ $(VENV)/.stamp: requirements-dev.txt .cache/deps.stamp
 	@touch $@
 
 venv: $(VENV)/.stamp
+
+# The GMN training stack (JAX, Optax, jax2onnx, SciPy): make train-gmn and make test-models-jax.
+$(VENV)/.train.stamp: requirements-train.txt $(VENV)/.stamp
+	$(PY) -m pip install -q --disable-pip-version-check -r requirements-train.txt
+	@touch $@
+
+train-venv: $(VENV)/.train.stamp
+
+# The reference AST-TE stack (sqlglot + zss) that make bench times sqlsim against.
+$(VENV)/.bench.stamp: requirements-bench.txt $(VENV)/.stamp
+	$(PY) -m pip install -q --disable-pip-version-check -r requirements-bench.txt
+	@touch $@
+
+bench-venv: $(VENV)/.bench.stamp
 
 $(Z3_DIR)/$(Z3_SONAME): $(VENV)/.stamp
 	@mkdir -p $(Z3_DIR)
@@ -140,12 +156,12 @@ $(DIST)/sqlsim.duckdb_extension: $(LIB) scripts/duckdb_footer.py
 # --- demo -------------------------------------------------------------------------------------
 demo: all venv
 	@echo "== SQLite ($$(sqlite3 --version | cut -d' ' -f1)) =="
-	sqlite3 -cmd ".load ./$(DIST)/sqlsim" -cmd ".mode box" :memory: < sql/demo.sql
+	sqlite3 -cmd ".load ./$(DIST)/sqlsim" -cmd ".mode box --wrap 100 --wordwrap on" :memory: < sql/demo.sql
 	@echo "== DuckDB ($$($(DUCKDB_CLI) --version)) =="
 	$(DUCKDB_CLI) -unsigned -cmd "LOAD '$(DIST)/sqlsim.duckdb_extension'" -cmd ".mode box" :memory: < sql/demo.sql
 
 # --- tests ------------------------------------------------------------------------------------
-test: all venv test-rust test-sql test-duckdb-versions test-models test-wheel stress-short fuzz-short
+test: all venv test-rust test-sql test-duckdb-versions test-models test-docs test-wheel stress-short fuzz-short
 
 # The Rust tests build in their own cargo profile (Cargo.toml [profile.test-fast]: release's code
 # generation without LTO, incremental), in target/$(TEST_PROFILE): the library's unit tests, the
@@ -182,9 +198,23 @@ test-sql: all venv
 test-duckdb-versions: all venv
 	$(PY) tests/duckdb_versions.py $(DIST)/sqlsim.duckdb_extension
 
-# Generator, tensor layout and ONNX-vs-JAX parity of the shipped GMN models (a few seconds).
+# Generator, tensor layout and ONNX-vs-JAX parity of the shipped GMN models (a few seconds). The
+# parity test needs JAX, which make test's venv does not hold: there it skips, and
+# test-models-jax (CI's .ci/run) installs the training stack and fails if it still cannot run.
 test-models: all venv
-	SQLSIM_DATA=$(DATA) $(PY) -m pytest -q tests/models
+	SQLSIM_DATA=$(DATA) $(PY) -m pytest -q -rs tests/models
+
+test-models-jax: all train-venv
+	SQLSIM_REQUIRE_JAX=1 SQLSIM_DATA=$(DATA) $(PY) -m pytest -q tests/models
+
+# The documentation: every relative link and anchor of every Markdown file resolves, and the
+# README's function reference is what the built extension's sqlsim_functions() says.
+test-docs: all venv
+	$(PY) -m pytest -q tests/docs
+
+# Regenerates the generated parts of the documentation (the README's function reference).
+docs: all venv
+	$(PY) scripts/function_reference.py --write README.md
 
 # The wheel installed into a fresh venv (in a temp folder, never the checkout on sys.path): the loader
 # in apsw, DuckDB and the stdlib sqlite3, and every `sqlsim` command on tests/fixtures. The venv's
@@ -197,14 +227,14 @@ lint: $(Z3_DIR)/$(Z3_SONAME)
 	$(CARGO) clippy --all-targets -- -D warnings
 
 # --- measurements (read ../shared/data) ----------------------------------------------------------
-bench: all venv
+bench: all bench-venv
 	$(PY) scripts/bench.py --data $(DATA)
 	$(PY) scripts/bench.py --data $(DATA) --metric relpm --no-reference
 	$(PY) scripts/bench_spider.py --data $(DATA)
 
 # EVAL_TABLE: the file whose <!-- eval:begin --> ... <!-- eval:end --> table `make eval` rewrites;
 # ROC_DIR: one ROC figure per set (every metric on it, AUC with its bootstrap 95% interval).
-EVAL_TABLE ?= README.md
+EVAL_TABLE ?= docs/quality.md
 ROC_DIR ?= docs/roc
 eval: all venv
 	$(PY) scripts/eval.py --data $(DATA) --readme $(EVAL_TABLE) --roc-dir $(ROC_DIR)
@@ -246,7 +276,7 @@ spider-eval: all venv
 
 # The BIRD report (EX, Soft-F1 and, with VES=1, R-VES per difficulty, laid out as BIRD prints them) from
 # BIRD's prediction JSON, dev.json and db root (DB_ROOT/<db_id>/<db_id>.sqlite), by sql/bird_eval.sql in
-# DuckDB. R-VES times every matching pair 100 times each way: slow, and noisy (README).
+# DuckDB. R-VES times every matching pair 100 times each way: slow, and noisy (docs/execution.md).
 DEV ?= $(DATA)/bird/dev.json
 DB_ROOT ?=
 VES ?=
@@ -302,7 +332,7 @@ GMN_SEED ?= 20261121
 # Each model trains for its epochs or its minutes, whichever ends first (checked between batches),
 # so that the whole pipeline stays under an hour on 2 cores; the phase lines time each step.
 GMN_MODELS ?= funceval:9:13 hybrid:7:17
-train-gmn: all venv
+train-gmn: all train-venv
 	mkdir -p $(GMN_CACHE)
 	@date -u +"train-gmn phase labelling start %T"
 	nice -n 10 $(PY) -m models.gmn.dataset --data $(DATA) --ext $(DIST)/sqlsim.so --n $(GMN_PAIRS) \
@@ -320,7 +350,7 @@ train-gmn: all venv
 	@date -u +"train-gmn phase done %T"
 	sha256sum models/*.onnx
 
-# The evaluation workflow of the README (sql/evaluate_run.sql, DuckDB): the Spider example run with
+# The evaluation workflow of docs/evaluate-run.md (sql/evaluate_run.sql, DuckDB): the Spider example run with
 # the official report and sqlsim's scores per hardness, the worst predictions with a counterexample
 # database, BIRD dev with DAIL-SQL's predictions per difficulty, and two LLM runs side by side.
 evaluate-run: all venv

@@ -3,7 +3,7 @@
 
 Usage (with the project venv, after `make`):
 
-    .venv/bin/python scripts/eval.py [--metrics ast_ted,...] [--sets NAME,...] [--json OUT] [--readme README.md]
+    .venv/bin/python scripts/eval.py [--metrics ast_ted,...] [--sets NAME,...] [--json OUT] [--readme docs/quality.md]
 
 Each metric is a SQL function, called as `name(gold, pred, schema)` when its signature has a
 `schema` parameter and `name(gold, pred)` otherwise, or, when the text contains a parenthesis, a

@@ -1,0 +1,34 @@
+"""The README's function reference is exactly what scripts/function_reference.py generates from the
+built extension's sqlsim_functions(), and every registered function has its section in
+docs/functions.md. Fails with the diff and "run `make docs`" when they have drifted apart."""
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "scripts"))
+import function_reference as ref  # noqa: E402
+
+ROWS = ref.registry_rows()
+
+
+def test_readme_reference_matches_registry():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    _, current, _ = ref.split(readme, "README.md")
+    generated = ref.block(ROWS)
+    assert current == generated, (
+        "README.md's function reference differs from sqlsim_functions(); run `make docs`\n"
+        + "\n".join(ref.difflib.unified_diff(current.splitlines(), generated.splitlines(), lineterm="")))
+
+
+def test_every_function_has_details():
+    details = (ROOT / "docs" / "functions.md").read_text(encoding="utf-8")
+    sections = set(re.findall(r"^### `(\w+)`$", details, re.M))
+    names = [r[0] for r in ROWS]
+    assert sorted(set(names) - sections) == [], "functions without a section in docs/functions.md"
+    assert sorted(sections - set(names)) == [], "sections of docs/functions.md for no registered function"
+
+
+def test_table_escapes_pipes():
+    rows = [("f", "scalar", "f(a TEXT) -> REAL", "1 - d / max(|T1|, |T2|)")]
+    assert "max(\\|T1\\|, \\|T2\\|)" in ref.table(rows)
