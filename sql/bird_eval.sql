@@ -26,7 +26,8 @@
 -- BIRD's code scores a gold query that fails (or times out) as 0 for every metric; so does this report
 -- (sqlsim's functions give NULL there), and it counts them on a line after the report, with the reason in
 -- the table bird_eval_examples. A level with no examples prints 0.00 (BIRD's code divides by zero).
--- Temp tables bird_eval_examples (one row per example: metrics, reasons) and bird_eval_scores remain.
+-- Temp tables bird_eval_pairs (the inputs by line), bird_eval_examples (one row per example: metrics, reasons)
+-- and bird_eval_scores remain.
 
 .mode list
 .headers off
@@ -35,7 +36,7 @@ CREATE OR REPLACE TEMP TABLE bird_eval_params AS
 SELECT rtrim(CAST(getvariable('db_root') AS VARCHAR), '/') AS db_root,
        coalesce(CAST(getvariable('ves') AS VARCHAR), '') NOT IN ('', '0', 'false') AS ves;
 
-CREATE OR REPLACE TEMP TABLE bird_eval_examples AS
+CREATE OR REPLACE TEMP TABLE bird_eval_pairs AS
 WITH sep(s) AS (SELECT chr(9) || '----- bird -----' || chr(9)),
 dev AS (
     SELECT generate_subscripts(l, 1) AS pos, unnest(l) AS j
@@ -66,11 +67,17 @@ pairs AS (
 run AS (
     SELECT pr.*, prm.db_root || '/' || pr.db_id || '/' || pr.db_id || '.sqlite' AS db_path
     FROM pairs pr, bird_eval_params prm
-),
-scored AS (
+)
+SELECT * FROM run ORDER BY line;
+
+-- One row per example (the `sqlsim bird` command runs this statement on slices of bird_eval_pairs,
+-- by line, to show progress; the marker below names the table it slices).
+-- sqlsim-cli: slices bird_eval_pairs
+CREATE OR REPLACE TEMP TABLE bird_eval_examples AS
+WITH scored AS (
     SELECT *, exec_match(db_path, gold, pred, '{"semantics": "bird"}') AS ex,
            bird_soft_f1(db_path, gold, pred) AS soft_f1
-    FROM run
+    FROM bird_eval_pairs
 )
 SELECT *, CASE WHEN ex IS NULL THEN exec_match_reason(db_path, gold, pred, '{"semantics": "bird"}') END AS reason,
        CAST(NULL AS DOUBLE) AS ves

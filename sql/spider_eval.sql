@@ -28,8 +28,8 @@
 -- test-suite-sql-eval's (the default semantics, DISTINCT removed as without --keep_distinct). A gold query
 -- that fails on its database (evaluation.py would stop with an AssertionError) or a missing database
 -- scores as not matched and is counted on a line after the report (the `exec` column is NULL there).
--- After the script, temp tables spider_eval_examples (one row per example) and
--- spider_eval_scores (level, metric, component, value at full precision) remain for further queries.
+-- After the script, temp tables spider_eval_pairs (the inputs by line), spider_eval_examples (one row per
+-- example) and spider_eval_scores (level, metric, component, value at full precision) remain for further queries.
 
 .mode list
 .headers off
@@ -42,7 +42,7 @@ SELECT CASE WHEN e IN ('match', 'exec', 'all') THEN e
 FROM (SELECT coalesce(nullif(CAST(getvariable('etype') AS VARCHAR), ''), 'match') AS e,
              nullif(rtrim(CAST(getvariable('db') AS VARCHAR), '/'), '') AS db);
 
-CREATE OR REPLACE TEMP TABLE spider_eval_examples AS
+CREATE OR REPLACE TEMP TABLE spider_eval_pairs AS
 WITH ws AS (SELECT ' ' || chr(9) || chr(10) || chr(11) || chr(12) || chr(13) AS chars),
 gold_file AS (
     SELECT generate_subscripts(l, 1) AS physical, unnest(l) AS text
@@ -67,13 +67,19 @@ pairs AS (
            coalesce(split_part(p.text, chr(9), 1), '') AS pred
     FROM gold_lines g LEFT JOIN pred_lines p USING (line)
 )
+SELECT * FROM pairs ORDER BY line;
+
+-- One row per example (the `sqlsim spider` command runs this statement on slices of
+-- spider_eval_pairs, by line, to show progress; the marker below names the table it slices).
+-- sqlsim-cli: slices spider_eval_pairs
+CREATE OR REPLACE TEMP TABLE spider_eval_examples AS
 SELECT p.line, p.db_id, p.gold, p.pred,
        spider_partial_match(p.gold, p.pred, s.schema) AS partial,
        spider_exact_match(p.gold, p.pred, s.schema) AS exact,
        spider_hardness(p.gold, s.schema) AS hardness,
        CASE WHEN prm.etype IN ('exec', 'all')
             THEN exec_match(prm.db || '/' || p.db_id, p.gold, replace(p.pred, 'value', '1')) END AS exec
-FROM pairs p LEFT JOIN spider_schemas(getvariable('tables')) s USING (db_id), spider_eval_params prm
+FROM spider_eval_pairs p LEFT JOIN spider_schemas(getvariable('tables')) s USING (db_id), spider_eval_params prm
 ORDER BY p.line;
 
 CREATE OR REPLACE TEMP TABLE spider_eval_scores AS

@@ -1,0 +1,137 @@
+"""sqlsim: SQL similarity, equivalence and text-to-SQL evaluation inside SQLite and DuckDB.
+
+The wheel carries both compiled extensions (SQLite's ``sqlsim.so``, DuckDB's
+``sqlsim.duckdb_extension``) with the libraries and models they load from beside themselves
+(libz3, ONNX Runtime, the GMN models) in ``sqlsim/lib/``. Nothing is compiled or downloaded.
+
+    import sqlsim, apsw
+    con = sqlsim.load(apsw.Connection(":memory:"))
+    con.execute("SELECT sql_similarity('SELECT 1', 'SELECT 2')")
+
+    con = sqlsim.connect_duckdb()          # DuckDB with unsigned extensions allowed, sqlsim loaded
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+__all__ = ["load", "extension_path", "connect_duckdb", "connect_sqlite", "LoadError", "__version__", "HOSTS"]
+
+# The extension files of each host, in lib/ beside this file.
+HOSTS = {"sqlite": "sqlsim.so", "duckdb": "sqlsim.duckdb_extension"}
+LIB_DIR = Path(__file__).resolve().parent / "lib"
+
+
+def _version() -> str:
+    try:
+        from importlib.metadata import PackageNotFoundError, version
+    except ImportError:  # pragma: no cover - Python < 3.8
+        return "0+unknown"
+    try:
+        return version("sqlsim")
+    except PackageNotFoundError:
+        return "0+unknown"
+
+
+__version__ = _version()
+
+
+class LoadError(RuntimeError):
+    """The extension cannot be loaded into this connection; the message says what to do instead."""
+
+
+def extension_path(host: str = "sqlite") -> str:
+    """The absolute path of the extension file for ``host``: "sqlite" or "duckdb"."""
+    if host not in HOSTS:
+        raise ValueError(f"sqlsim.extension_path: host must be 'sqlite' or 'duckdb', got {host!r}")
+    path = LIB_DIR / HOSTS[host]
+    if not path.is_file():
+        raise LoadError(f"sqlsim.extension_path: {path} is missing; this sqlsim installation is incomplete "
+                        "(reinstall the wheel, or build it with `make wheel`)")
+    return str(path)
+
+
+def _kind(con) -> str:
+    """'apsw', 'sqlite3' or 'duckdb' by the connection's class, without importing a host not in use."""
+    module = type(con).__module__.split(".")[0]
+    apsw = sys.modules.get("apsw")
+    if apsw is not None and isinstance(con, apsw.Connection):
+        return "apsw"
+    sqlite3 = sys.modules.get("sqlite3")
+    if sqlite3 is not None and isinstance(con, sqlite3.Connection):
+        return "sqlite3"
+    duckdb = sys.modules.get("duckdb")
+    if duckdb is not None and isinstance(con, duckdb.DuckDBPyConnection):
+        return "duckdb"
+    if module in ("duckdb", "_duckdb"):
+        return "duckdb"
+    raise TypeError(f"sqlsim.load: expected an apsw, sqlite3 or duckdb connection, got {type(con).__module__}."
+                    f"{type(con).__qualname__}")
+
+
+_NO_SQLITE3_EXTENSIONS = (
+    "sqlsim.load: this Python's sqlite3 module was built without loadable extension support "
+    "(sqlite3.Connection has no enable_load_extension; the case for macOS's system Python and some "
+    "pyenv or conda builds). Use apsw instead (`pip install apsw`; "
+    "sqlsim.load(apsw.Connection(path))) or DuckDB (sqlsim.connect_duckdb(path)).")
+
+
+def _sql_string(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
+
+
+def _duckdb_allows_unsigned(con) -> bool:
+    value = con.execute("SELECT current_setting('allow_unsigned_extensions')").fetchone()[0]
+    return value is True or str(value).lower() == "true"
+
+
+def load(con):
+    """Loads sqlsim into an apsw, sqlite3 or duckdb connection and returns the connection.
+
+    DuckDB connections must be opened with ``config={"allow_unsigned_extensions": "true"}``
+    (or use :func:`connect_duckdb`), since the extension is not signed by DuckDB Labs.
+    """
+    kind = _kind(con)
+    if kind == "duckdb":
+        if not _duckdb_allows_unsigned(con):
+            raise LoadError(
+                "sqlsim.load: this DuckDB connection refuses unsigned extensions, and sqlsim is not signed by "
+                "DuckDB Labs. Open it with duckdb.connect(path, config={'allow_unsigned_extensions': 'true'}) "
+                "or use sqlsim.connect_duckdb(path); the setting cannot be changed on an open connection.")
+        con.execute("LOAD " + _sql_string(extension_path("duckdb")))
+        return con
+    path = extension_path("sqlite")
+    if kind == "sqlite3" and not hasattr(con, "enable_load_extension"):
+        raise LoadError(_NO_SQLITE3_EXTENSIONS)
+    con.enable_load_extension(True)
+    try:
+        con.load_extension(path)
+    finally:
+        con.enable_load_extension(False)
+    return con
+
+
+def connect_duckdb(database: str = ":memory:", read_only: bool = False, config: dict | None = None):
+    """A DuckDB connection with unsigned extensions allowed and sqlsim loaded.
+
+    ``config`` is passed on to ``duckdb.connect`` with ``allow_unsigned_extensions`` added.
+    """
+    try:
+        import duckdb
+    except ImportError as e:  # pragma: no cover - duckdb is a dependency of the wheel
+        raise LoadError("sqlsim.connect_duckdb: the duckdb package is not installed (`pip install duckdb`)") from e
+    settings = dict(config or {})
+    settings["allow_unsigned_extensions"] = "true"
+    return load(duckdb.connect(database, read_only=read_only, config=settings))
+
+
+def connect_sqlite(database: str = ":memory:"):
+    """An apsw connection with sqlsim loaded (apsw's bundled SQLite always allows extensions)."""
+    try:
+        import apsw
+    except ImportError as e:
+        raise LoadError("sqlsim.connect_sqlite: the apsw package is not installed (`pip install apsw`; "
+                        "or use sqlite3.connect(...) with sqlsim.load where it allows extensions)") from e
+    return load(apsw.Connection(database))
+
