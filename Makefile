@@ -36,7 +36,7 @@ ORT_SONAME := libonnxruntime.so.1.31.1
 MODELS := $(wildcard models/*.onnx)
 DIST_MODELS := $(patsubst models/%,$(DIST)/%,$(MODELS))
 
-.PHONY: z3 ort all demo test test-rust check test-sql test-duckdb-versions test-models lint bench eval spider-eval bird-eval evaluate-run evaluate-run-sqlite train-gmn deps venv clean
+.PHONY: z3 ort all demo test test-rust check test-sql test-duckdb-versions test-models lint bench bench-scale eval spider-eval bird-eval evaluate-run evaluate-run-sqlite train-gmn deps venv clean
 
 all: $(DIST)/sqlsim.so $(DIST)/sqlsim.duckdb_extension $(DIST)/$(Z3_SONAME) $(DIST)/$(ORT_SONAME) $(DIST_MODELS)
 
@@ -158,6 +158,12 @@ bench: all venv
 	$(PY) scripts/bench.py --data $(DATA)
 	$(PY) scripts/bench.py --data $(DATA) --metric relpm --no-reference
 	$(PY) scripts/bench_spider.py --data $(DATA)
+
+# Pairs/s of sql_similarity, sql_equivalent and the GMN scores in DuckDB (2 threads), plain and 8
+# predictions per gold, with the order and single-row determinism checks; then 1 vs 2 Ray workers.
+bench-scale: all venv
+	$(PY) scripts/bench_similarity.py --data $(DATA) --check
+	$(PY) scripts/ray_scale.py
 
 eval: all venv
 	$(PY) scripts/eval.py --data $(DATA) --readme README.md

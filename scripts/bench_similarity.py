@@ -20,7 +20,9 @@ schema as scripts/eval.py passes it (scripts/pair_schemas.py):
 
 Each (metric, workload) runs in a fresh worker process (sqlsim's caches are process-wide), DuckDB
 with `--threads` threads (default 2), and times `SELECT metric(gold, pred, schema) FROM pairs` with
-every row fetched. Printed: rows, seconds, pairs/s, and the process's peak RSS.
+every row fetched. Printed: rows, seconds, pairs/s, the CPU seconds of the worker process (all its
+threads: less sensitive to other load on the machine than the wall clock) and pairs per CPU-second,
+and the process's peak RSS. `SQLSIM_DIST` picks the build to measure (default dist/).
 
 `--check` also verifies determinism for each metric on each workload: the scores of the rows in a
 shuffled order (fixed seed) in another fresh process equal those in file order, exactly; and a
@@ -50,6 +52,8 @@ SET = "spiderdk_pair_dev.nooverlap"
 LLM_SETS = ("spider_dev_llm_gpt4.nooverlap", "spider_dev_llm_gpt3.5.nooverlap",
             "spider_dev_llm_codellama_7b.nooverlap")
 GROUP = 8
+# $SQLSIM_BENCH_LIMIT: only the first N pairs of a workload (profiling)
+LIMIT = int(os.environ.get("SQLSIM_BENCH_LIMIT", "0") or 0)
 DEFAULT_METRICS = "sql_similarity,sql_equivalent,gmn_similarity,hybrid_gmn_similarity"
 # float32 inference batched per chunk: the last bits may depend on the batch
 TOLERANCE = {"gmn_similarity": 1e-5, "hybrid_gmn_similarity": 1e-5}
@@ -119,6 +123,8 @@ def connect(threads):
 def worker(metric, workload, threads, order, only):
     """In a fresh process: prints {"scores": [...], "seconds": t, "rss_mb": m}."""
     pairs = WORKLOADS[workload]()
+    if LIMIT:
+        pairs = pairs[:LIMIT]
     index = list(range(len(pairs)))
     if order == "shuffled":
         random.Random(19).shuffle(index)
@@ -130,15 +136,18 @@ def worker(metric, workload, threads, order, only):
                 "unnest($4::VARCHAR[])", [index, [pairs[i][0] for i in index], [pairs[i][1] for i in index],
                                           [pairs[i][2] for i in index]])
     rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    cpu = resource.getrusage(resource.RUSAGE_SELF)
     start = time.perf_counter()
     # rowid order is insertion order: the rows reach the function in the order of `index`
     got = con.execute(f"SELECT i, {metric}(gold, pred, schema) FROM pairs").fetchall()
     seconds = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_SELF)
+    cpu_s = after.ru_utime + after.ru_stime - cpu.ru_utime - cpu.ru_stime
     scores = [None] * len(pairs)
     for i, s in got:
         scores[i] = s
     caches = con.execute("SELECT sqlsim_debug()").fetchone()[0]
-    print(json.dumps({"scores": scores, "seconds": seconds, "rows": len(index), "rss_mb_before": rss_before,
+    print(json.dumps({"scores": scores, "seconds": seconds, "cpu_s": cpu_s, "rows": len(index), "rss_mb_before": rss_before,
                       "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
                       "caches": json.loads(caches).get("caches")}))
 
@@ -181,7 +190,8 @@ def main():
     if not (DIST / sqlsim_hosts.DUCKDB_FILE).is_file():
         die(f"missing {DIST / sqlsim_hosts.DUCKDB_FILE}; build it with `make`")
     results, failures = [], []
-    print(f"{'metric':<22} {'workload':<8} {'rows':>5} {'seconds':>8} {'pairs/s':>8} {'peak MB':>8}  check")
+    print(f"{'metric':<22} {'workload':<8} {'rows':>5} {'seconds':>8} {'pairs/s':>8} {'CPU s':>8} "
+          f"{'pairs/CPU-s':>11} {'peak MB':>8}  check")
     for workload in args.workloads.split(","):
         for metric in args.metrics.split(","):
             r = run_worker(metric, workload, args.threads)
@@ -197,10 +207,10 @@ def main():
                 if bad or alone:
                     failures.append(f"{metric} on {workload}: shuffled rows {bad[:10]}, alone rows {alone}")
             rate = r["rows"] / r["seconds"]
-            print(f"{metric:<22} {workload:<8} {r['rows']:>5} {r['seconds']:>8.2f} {rate:>8.1f} {r['rss_mb']:>8.0f}  "
-                  f"{check}", flush=True)
+            print(f"{metric:<22} {workload:<8} {r['rows']:>5} {r['seconds']:>8.2f} {rate:>8.1f} {r['cpu_s']:>8.2f} "
+                  f"{r['rows'] / max(r['cpu_s'], 1e-9):>11.1f} {r['rss_mb']:>8.0f}  {check}", flush=True)
             results.append({"metric": metric, "workload": workload, "rows": r["rows"], "seconds": r["seconds"],
-                            "pairs_per_s": rate, "peak_rss_mb": r["rss_mb"], "threads": args.threads,
+                            "pairs_per_s": rate, "cpu_s": r["cpu_s"], "peak_rss_mb": r["rss_mb"], "threads": args.threads,
                             "caches": r["caches"], "check": check or None})
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=2))

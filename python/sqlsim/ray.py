@@ -55,9 +55,7 @@ class Scorer:
         self.expr = expr
         self.column = column
         self.con = duckdb.connect(config={"allow_unsigned_extensions": "true", "threads": str(int(threads))})
-        self.con.execute("LOAD '" + _extension_path(extension).replace("'", "''") + "'")
-        # fail at start-up, not on the first batch, when the expression does not compile
-        self.con.execute("SELECT 1")
+        self.con.execute("LOAD '" + _extension_path(extension).replace("'", "''") + "'").fetchall()
 
     def __call__(self, batch):
         import pyarrow as pa
@@ -67,8 +65,10 @@ class Scorer:
         indexed = batch.append_column(_INDEX, pa.array(range(batch.num_rows), pa.int64()))
         self.con.register("sqlsim_batch", indexed)
         try:
-            scores = self.con.execute(
-                f"SELECT ({self.expr}) AS s FROM sqlsim_batch ORDER BY {_INDEX}").arrow()
+            result = self.con.execute(f"SELECT ({self.expr}) AS s FROM sqlsim_batch ORDER BY {_INDEX}")
+            # DuckDB >= 2: to_arrow_table; before: fetch_arrow_table
+            fetch = getattr(result, "to_arrow_table", None) or result.fetch_arrow_table
+            scores = fetch()
         finally:
             self.con.unregister("sqlsim_batch")
         column = scores.column(0) if isinstance(scores, pa.Table) else pa.table(scores).column(0)

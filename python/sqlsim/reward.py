@@ -240,7 +240,7 @@ def _connection():
         import duckdb
 
         con = duckdb.connect(config={"allow_unsigned_extensions": "true", "threads": "1"})
-        con.execute("LOAD '" + _extension().replace("'", "''") + "'")
+        con.execute("LOAD '" + _extension().replace("'", "''") + "'").fetchall()
         _LOCAL.con, _LOCAL.pid = con, os.getpid()
     return con
 
@@ -306,8 +306,8 @@ def score_batch(data_sources, solution_strs, ground_truths, extra_infos=None, mo
 
         con = _connection().cursor()
         con.execute("CREATE TEMP TABLE IF NOT EXISTS sqlsim_reward_batch (i INTEGER, gold VARCHAR, pred VARCHAR, "
-                    "schema VARCHAR)")
-        con.execute("DELETE FROM sqlsim_reward_batch")
+                    "schema VARCHAR)").fetchall()
+        con.execute("DELETE FROM sqlsim_reward_batch").fetchall()
         con.executemany("INSERT INTO sqlsim_reward_batch VALUES (?, ?, ?, ?)", rows)
         got = con.execute("SELECT i, sql_similarity_components(gold, pred, schema) FROM sqlsim_reward_batch").fetchall()
         for i, components in got:

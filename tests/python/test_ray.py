@@ -34,7 +34,11 @@ EXPRS = {"score": "sql_similarity(gold, pred, schema)", "eq": "sql_equivalent(go
 
 @pytest.fixture(scope="module")
 def cluster():
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, ignore_reinit_error=True)
+    # workers import sqlsim from the source tree (an installed wheel needs no runtime_env)
+    path = os.pathsep.join([os.path.join(ROOT, "python")] + ([os.environ["PYTHONPATH"]]
+                                                             if os.environ.get("PYTHONPATH") else []))
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, ignore_reinit_error=True,
+             runtime_env={"env_vars": {"PYTHONPATH": path}})
     ctx = ray.data.DataContext.get_current()
     ctx.enable_progress_bars = False
     yield
@@ -53,7 +57,7 @@ def test_scores_equal_duckdb(cluster, tmp_path):
     src.write_text("".join(json.dumps(r) + "\n" for r in ROWS))
     ds = ray.data.read_json(str(src), lines=True)
     for column, expr in EXPRS.items():
-        ds = sqlsim.ray.score(ds, expr, column=column, extension=EXTENSION, concurrency=2, batch_size=5)
+        ds = sqlsim.ray.score(ds, expr, column=column, extension=EXTENSION, concurrency=2, batch_size=5, num_cpus=0.5)
     got = {r["id"]: r for r in ds.take_all()}
     assert len(got) == len(ROWS)
     for column, expr in EXPRS.items():
@@ -71,7 +75,7 @@ def test_files_stream_to_parquet(cluster, tmp_path):
         part = ROWS[k::3]
         (src / f"part{k}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in part))
     n = sqlsim.ray.score_files(str(src), tmp_path / "out", "ast_ted(gold, pred)", extension=EXTENSION,
-                               concurrency=2, batch_size=4, colocate="gold")
+                               concurrency=2, batch_size=4, colocate="gold", num_cpus=0.5)
     assert n == len(ROWS)
     out = ray.data.read_parquet(str(tmp_path / "out")).take_all()
     want = duckdb_scores("ast_ted(gold, pred)")
