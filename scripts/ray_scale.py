@@ -63,7 +63,7 @@ def main():
             out = Path(tmp) / f"out{workers}"
             start = time.perf_counter()
             n = sqlsim.ray.score_files(str(src), out, args.expr, extension=EXTENSION, concurrency=workers,
-                                       batch_size=64, colocate="gold", num_cpus=0.5)
+                                       batch_size=64, colocate="gold", num_cpus=0.25)
             seconds = time.perf_counter() - start
             got = {r["id"]: r["score"] for r in ray.data.read_parquet(str(out)).take_all()}
             same = got == want

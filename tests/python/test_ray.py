@@ -57,7 +57,7 @@ def test_scores_equal_duckdb(cluster, tmp_path):
     src.write_text("".join(json.dumps(r) + "\n" for r in ROWS))
     ds = ray.data.read_json(str(src), lines=True)
     for column, expr in EXPRS.items():
-        ds = sqlsim.ray.score(ds, expr, column=column, extension=EXTENSION, concurrency=2, batch_size=5, num_cpus=0.5)
+        ds = sqlsim.ray.score(ds, expr, column=column, extension=EXTENSION, concurrency=2, batch_size=5, num_cpus=0.1)
     got = {r["id"]: r for r in ds.take_all()}
     assert len(got) == len(ROWS)
     for column, expr in EXPRS.items():
@@ -75,7 +75,7 @@ def test_files_stream_to_parquet(cluster, tmp_path):
         part = ROWS[k::3]
         (src / f"part{k}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in part))
     n = sqlsim.ray.score_files(str(src), tmp_path / "out", "ast_ted(gold, pred)", extension=EXTENSION,
-                               concurrency=2, batch_size=4, colocate="gold", num_cpus=0.5)
+                               concurrency=2, batch_size=4, colocate="gold", num_cpus=0.1)
     assert n == len(ROWS)
     out = ray.data.read_parquet(str(tmp_path / "out")).take_all()
     want = duckdb_scores("ast_ted(gold, pred)")
