@@ -38,7 +38,7 @@ ORT_SONAME := libonnxruntime.so.1.31.1
 MODELS := $(wildcard models/*.onnx)
 DIST_MODELS := $(patsubst models/%,$(DIST)/%,$(MODELS))
 
-.PHONY: z3 ort all demo train-venv bench-venv test test-rust check test-sql test-duckdb-versions test-models test-models-jax test-docs docs test-wheel wheel notices lint bench eval spider-eval bird-eval evaluate-run evaluate-run-sqlite train-gmn deps venv clean
+.PHONY: z3 ort all demo train-venv bench-venv test test-rust check test-sql test-duckdb-versions test-models test-models-jax test-docs docs test-wheel wheel notices test-python test-ray ray-venv lint bench bench-scale eval spider-eval bird-eval evaluate-run evaluate-run-sqlite train-gmn deps venv clean
 
 # The licenses travel with the binaries: sqlsim's LICENSE, THIRD_PARTY_NOTICES (Z3, ONNX Runtime, SQLite,
 # DuckDB, the Rust crates; `make notices` rewrites it) and ONNX Runtime's own third-party notices.
@@ -79,6 +79,13 @@ $(VENV)/.bench.stamp: requirements-bench.txt $(VENV)/.stamp
 	@touch $@
 
 bench-venv: $(VENV)/.bench.stamp
+
+# Ray Data for sqlsim.ray (make test-ray, make bench-scale).
+$(VENV)/.ray.stamp: requirements-ray.txt $(VENV)/.stamp
+	$(PY) -m pip install -q --disable-pip-version-check -r requirements-ray.txt
+	@touch $@
+
+ray-venv: $(VENV)/.ray.stamp
 
 $(Z3_DIR)/$(Z3_SONAME): $(VENV)/.stamp
 	@mkdir -p $(Z3_DIR)
@@ -161,7 +168,7 @@ demo: all venv
 	$(DUCKDB_CLI) -unsigned -cmd "LOAD '$(DIST)/sqlsim.duckdb_extension'" -cmd ".mode box" :memory: < sql/demo.sql
 
 # --- tests ------------------------------------------------------------------------------------
-test: all venv test-rust test-sql test-duckdb-versions test-models test-docs test-wheel stress-short fuzz-short
+test: all venv test-rust test-sql test-duckdb-versions test-models test-docs test-wheel test-python stress-short fuzz-short
 
 # The Rust tests build in their own cargo profile (Cargo.toml [profile.test-fast]: release's code
 # generation without LTO, incremental), in target/$(TEST_PROFILE): the library's unit tests, the
@@ -222,6 +229,15 @@ docs: all venv
 test-wheel: wheel venv
 	$(PY) -m pytest -q tests/wheel
 
+# The Python package's pure-Python parts against dist/: the RL reward (extraction, malformed answers).
+test-python: all venv
+	$(PY) -m pytest -q tests/python/test_reward.py
+
+# sqlsim.ray on a local 2-CPU Ray cluster (CI's .ci/run; installs requirements-ray.txt, fails if Ray
+# still cannot be imported).
+test-ray: all ray-venv
+	SQLSIM_REQUIRE_RAY=1 $(PY) -m pytest -q tests/python/test_ray.py
+
 lint: $(Z3_DIR)/$(Z3_SONAME)
 	$(CARGO) fmt --check
 	$(CARGO) clippy --all-targets -- -D warnings
@@ -231,6 +247,12 @@ bench: all bench-venv
 	$(PY) scripts/bench.py --data $(DATA)
 	$(PY) scripts/bench.py --data $(DATA) --metric relpm --no-reference
 	$(PY) scripts/bench_spider.py --data $(DATA)
+
+# Pairs/s of sql_similarity, sql_equivalent and the GMN scores in DuckDB (2 threads), plain and 8
+# predictions per gold, with the order and single-row determinism checks; then 1 vs 2 Ray workers.
+bench-scale: all ray-venv
+	$(PY) scripts/bench_similarity.py --data $(DATA) --check
+	$(PY) scripts/ray_scale.py
 
 # EVAL_TABLE: the file whose <!-- eval:begin --> ... <!-- eval:end --> table `make eval` rewrites;
 # ROC_DIR: one ROC figure per set (every metric on it, AUC with its bootstrap 95% interval).

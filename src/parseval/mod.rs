@@ -13,7 +13,8 @@
 //! speculative value, and running the queries decides. `verdict` runs both queries on the
 //! databases generated for both, and on value variants of each (`variants`: NULLs replaced, case
 //! swapped, numbers moved, values repeated, every declared key kept), and re-checks any
-//! difference before reporting it.
+//! difference before reporting it. The gold's databases are generated from the gold alone and
+//! cached per (schema, gold, options) (`gold_suite`): every prediction of a gold reuses them.
 //!
 //! Budgets count work, never time (`work`): Z3 resource units over every solver check, SQLite
 //! steps per query on a generated database; the same call gives the same verdict on a quiet or a
@@ -28,6 +29,7 @@ pub mod encode;
 mod error;
 pub mod evidence;
 pub mod execute;
+pub mod gold_suite;
 mod join;
 pub mod membership;
 pub mod options;

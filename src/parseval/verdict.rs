@@ -5,6 +5,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::evidence::{without_nulls, Evidence};
+use super::gold_suite::{gold_suite, same_plan, GoldSuite};
 use super::options::Options;
 use super::search::{generate, Generated};
 use super::speculation::query_texts;
@@ -215,13 +216,28 @@ pub fn decide_cached(
         schema.unwrap_or("\u{2}"),
         opts
     );
-    Ok(DECISIONS
-        .get()
-        .get_or_insert_if(&key, || decide(gold, pred, s, opts), |d| !d.capped))
+    Ok(DECISIONS.get().get_or_insert_if(
+        &key,
+        || decide_with(gold, pred, s, schema, opts),
+        |d| !d.capped,
+    ))
 }
 
 /// Decides whether `gold` and `pred` are equivalent on databases generated for both plans.
+#[cfg(test)]
 pub fn decide(gold: &str, pred: &str, schema: Arc<Schema>, opts: &Options) -> Decision {
+    decide_with(gold, pred, schema, None, opts)
+}
+
+/// [`decide`], with the schema argument's text when there is one (it keys the gold's suite;
+/// None keys it by the schema model, as when the schema is inferred from both queries).
+fn decide_with(
+    gold: &str,
+    pred: &str,
+    schema: Arc<Schema>,
+    schema_text: Option<&str>,
+    opts: &Options,
+) -> Decision {
     let start = Instant::now();
     let work = Work::new(opts.work, opts.timeout_ms);
     let mut d = Decision {
@@ -271,7 +287,8 @@ pub fn decide(gold: &str, pred: &str, schema: Arc<Schema>, opts: &Options) -> De
         &literals,
     );
     let mut suites: Vec<Generated> = Vec::new();
-    let found = checker.search(opts, &work, (&gold_texts, &pred_texts), &mut suites);
+    let gold_suite = || gold_suite(schema_text, &schema, gold, &gold_plan, opts);
+    let found = checker.search(opts, &work, gold_suite, &gold_texts, &mut suites);
     d.databases = checker.tried;
     if let Some(v) = found {
         return finish(d, v);
@@ -346,13 +363,16 @@ impl<'a> Checker<'a> {
         }
     }
 
-    /// The empty database, then the gold's generated databases, then the prediction's (each
-    /// suite kept in `suites`); Some when a database decides before the budget runs out.
+    /// The empty database, then the gold's generated databases (`gold_suite`: generated from
+    /// the gold alone, shared by its predictions), then the prediction's (each suite kept in
+    /// `suites`); Some when a database decides before the budget runs out. The prediction's
+    /// search is skipped when its plan is the gold's: it would generate the gold's databases.
     fn search(
         &mut self,
         opts: &Options,
         work: &Work,
-        (gold_texts, pred_texts): (&[String], &[String]),
+        gold_suite: impl FnOnce() -> Arc<GoldSuite>,
+        gold_texts: &[String],
         suites: &mut Vec<Generated>,
     ) -> Option<Verdict> {
         // the empty database first: it costs nothing and catches predictions SQLite rejects
@@ -363,30 +383,24 @@ impl<'a> Checker<'a> {
             }],
             ..Generated::default()
         };
-        if let Some(v) = self.suite(&empty) {
+        if let Some(v) = self.suite(&empty, 0) {
             return Some(v);
         }
         // the gold's search may spend half the budget, so the prediction's gets the other half
         // at least (a generation runs until its branches or its budget are exhausted)
-        let mut g = generate(
-            self.gold_plan,
-            self.schema,
-            opts,
-            work.until(work.limit() / 2),
-            pred_texts,
-        );
-        g.instances.remove(0); // the empty database was run already
-        if let Some(v) = self.suite(&g) {
+        let gold = gold_suite();
+        work.charge(gold.spent, gold.capped);
+        // the empty database (the suite's first) was run already
+        if let Some(v) = self.suite(&gold.generated, 1) {
             return Some(v);
         }
-        // keep the empty database in the count of generated ones
-        g.instances.insert(0, empty.instances[0].clone());
-        suites.push(g);
+        suites.push(gold.generated.clone());
         if let Some(pp) = self.pred_plan {
-            if !work.all().exhausted() {
-                let mut g = generate(pp, self.schema, opts, work.all(), gold_texts);
-                g.instances.remove(0); // the empty database was run already
-                if let Some(v) = self.suite(&g) {
+            let same = same_plan(self.gold_plan, pp) && !gold.generated.exhausted;
+            if !same && !work.all().exhausted() {
+                let g = generate(pp, self.schema, opts, work.all(), gold_texts);
+                // the empty database was run already
+                if let Some(v) = self.suite(&g, 1) {
                     return Some(v);
                 }
                 suites.push(g);
@@ -395,11 +409,11 @@ impl<'a> Checker<'a> {
         None
     }
 
-    /// Each generated database of `suite`, then its value variants (see variants.rs), made
-    /// only when the search gets that far.
-    fn suite(&mut self, suite: &Generated) -> Option<Verdict> {
+    /// Each generated database of `suite` from the `skip`-th on, then its value variants (see
+    /// variants.rs), made only when the search gets that far.
+    fn suite(&mut self, suite: &Generated, skip: usize) -> Option<Verdict> {
         let (schema, literals) = (self.schema, self.literals);
-        let candidates = suite.instances.iter().flat_map(|inst| {
+        let candidates = suite.instances.iter().skip(skip).flat_map(|inst| {
             let made = std::iter::once_with(|| variants(schema, &inst.db, literals)).flatten();
             std::iter::once((true, Cow::Borrowed(&inst.db)))
                 .chain(made.map(|v| (false, Cow::Owned(v))))

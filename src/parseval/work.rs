@@ -62,6 +62,15 @@ impl Work {
         self.until(self.limit)
     }
 
+    /// Counts `units` spent elsewhere on this call's behalf (a gold suite generated once and
+    /// reused, see gold_suite.rs), and the cap if that work reached it.
+    pub fn charge(&self, units: u64, capped: bool) {
+        self.spent.fetch_add(units, Ordering::Relaxed);
+        if capped {
+            self.capped.store(true, Ordering::Relaxed);
+        }
+    }
+
     /// The wall-clock instant at which the safety cap stops the call.
     pub fn cap(&self) -> Instant {
         self.cap

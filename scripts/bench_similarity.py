@@ -1,0 +1,224 @@
+#!/usr/bin/env python3
+"""Throughput of sql_similarity, sql_equivalent and the GMN scores in DuckDB, plain and grouped, and
+the determinism checks that the caches behind them must pass.
+
+Usage (with the project venv, after `make`):
+
+    .venv/bin/python scripts/bench_similarity.py [--metrics sql_similarity,...] [--workloads plain,grouped]
+        [--threads 2] [--check] [--json OUT]
+
+Workloads over Spider-DK (../shared/data/spiderdk_pair_dev.nooverlap.jsonl), each pair with its
+schema as scripts/eval.py passes it (scripts/pair_schemas.py):
+
+- plain: the set's 1,674 labeled pairs in file order (238 gold queries, 1 to 14 predictions each,
+  interleaved: the file is not sorted by gold).
+- grouped: the shape of an RL rollout group or a multi-model comparison, 8 distinct predictions per
+  gold, the 8 rows of a gold next to each other: the set's own predictions of that gold, then the
+  predictions of the Spider-dev LLM runs (spider_dev_llm_gpt4/gpt3.5/codellama_7b) for the same
+  (db_id, gold), then the set's predictions of other golds over the same database (sorted by text,
+  the first not taken yet), until 8; first 8 when a gold has more. 238 golds x 8 = 1,904 pairs.
+
+Each (metric, workload) runs in a fresh worker process (sqlsim's caches are process-wide), DuckDB
+with `--threads` threads (default 2), and times `SELECT metric(gold, pred, schema) FROM pairs` with
+every row fetched. Printed: rows, seconds, pairs/s, the CPU seconds of the worker process (all its
+threads: less sensitive to other load on the machine than the wall clock) and pairs per CPU-second,
+and the process's peak RSS. `SQLSIM_DIST` picks the build to measure (default dist/).
+
+`--check` also verifies determinism for each metric on each workload: the scores of the rows in a
+shuffled order (fixed seed) in another fresh process equal those in file order, exactly; and a
+sample of `--single` rows (default 24), each scored alone as the only row of a fresh process, equals
+its score in the batch (the GMN scores, float32 inference batched per DuckDB chunk, within 1e-5;
+sql_similarity and sql_equivalent exactly). Exit status 1 on any difference.
+"""
+
+import argparse
+import json
+import os
+import random
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import sqlsim_hosts  # noqa: E402
+from pair_schemas import pair_schema  # noqa: E402
+from sqlsim_hosts import DIST  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = Path(os.environ.get("SQLSIM_DATA", ROOT.parent / "shared" / "data"))
+SET = "spiderdk_pair_dev.nooverlap"
+LLM_SETS = ("spider_dev_llm_gpt4.nooverlap", "spider_dev_llm_gpt3.5.nooverlap",
+            "spider_dev_llm_codellama_7b.nooverlap")
+GROUP = 8
+# $SQLSIM_BENCH_LIMIT: only the first N pairs of a workload (profiling)
+LIMIT = int(os.environ.get("SQLSIM_BENCH_LIMIT", "0") or 0)
+DEFAULT_METRICS = "sql_similarity,sql_equivalent,gmn_similarity,hybrid_gmn_similarity"
+# float32 inference batched per chunk: the last bits may depend on the batch
+TOLERANCE = {"gmn_similarity": 1e-5, "hybrid_gmn_similarity": 1e-5}
+
+
+def die(message):
+    print(f"bench_similarity.py: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
+def read(name):
+    path = DATA / f"{name}.jsonl"
+    if not path.is_file():
+        die(f"missing data file {path} (set SQLSIM_DATA to the shared data folder)")
+    with open(path, encoding="utf-8") as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def plain():
+    """(gold, pred, schema) of the set's labeled pairs, in file order."""
+    return [(r["gold"], r["pred"], pair_schema(r, DATA)) for r in read(SET)
+            if r.get("label") is not None and r.get("pred") is not None]
+
+
+def grouped():
+    """8 distinct predictions per gold, a gold's rows together (see the module text)."""
+    rows = [r for r in read(SET) if r.get("label") is not None and r.get("pred") is not None]
+    golds, own, schema_of = [], {}, {}
+    for r in rows:
+        key = (r["db_id"], r["gold"])
+        if key not in own:
+            golds.append(key)
+            own[key] = []
+            schema_of[key] = pair_schema(r, DATA)
+        own[key].append(r["pred"])
+    llm = {}
+    for name in LLM_SETS:
+        for r in read(name):
+            if r.get("pred"):
+                llm.setdefault((r["db_id"], r["gold"].strip()), []).append(r["pred"])
+    by_db = {}
+    for (db, _), preds in own.items():
+        by_db.setdefault(db, set()).update(preds)
+    out = []
+    for key in golds:
+        db, gold = key
+        picked = []
+        candidates = own[key] + llm.get((db, gold.strip()), []) + sorted(by_db[db])
+        for p in candidates:
+            if p not in picked:
+                picked.append(p)
+            if len(picked) == GROUP:
+                break
+        out += [(gold, p, schema_of[key]) for p in picked]
+    return out
+
+
+WORKLOADS = {"plain": plain, "grouped": grouped}
+
+
+def connect(threads):
+    con = sqlsim_hosts.connect_duckdb(DIST / sqlsim_hosts.DUCKDB_FILE)
+    con.execute(f"SET threads = {int(threads)}")
+    return con
+
+
+def worker(metric, workload, threads, order, only):
+    """In a fresh process: prints {"scores": [...], "seconds": t, "rss_mb": m}."""
+    pairs = WORKLOADS[workload]()
+    if LIMIT:
+        pairs = pairs[:LIMIT]
+    index = list(range(len(pairs)))
+    if order == "shuffled":
+        random.Random(19).shuffle(index)
+    if only is not None:
+        index = [only]
+    con = connect(threads)
+    con.execute("CREATE TABLE pairs (i INTEGER, gold VARCHAR, pred VARCHAR, schema VARCHAR)")
+    con.execute("INSERT INTO pairs SELECT unnest($1::INTEGER[]), unnest($2::VARCHAR[]), unnest($3::VARCHAR[]), "
+                "unnest($4::VARCHAR[])", [index, [pairs[i][0] for i in index], [pairs[i][1] for i in index],
+                                          [pairs[i][2] for i in index]])
+    rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    cpu = resource.getrusage(resource.RUSAGE_SELF)
+    start = time.perf_counter()
+    # rowid order is insertion order: the rows reach the function in the order of `index`
+    got = con.execute(f"SELECT i, {metric}(gold, pred, schema) FROM pairs").fetchall()
+    seconds = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_SELF)
+    cpu_s = after.ru_utime + after.ru_stime - cpu.ru_utime - cpu.ru_stime
+    scores = [None] * len(pairs)
+    for i, s in got:
+        scores[i] = s
+    caches = con.execute("SELECT sqlsim_debug()").fetchone()[0]
+    print(json.dumps({"scores": scores, "seconds": seconds, "cpu_s": cpu_s, "rows": len(index), "rss_mb_before": rss_before,
+                      "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+                      "caches": json.loads(caches).get("caches")}))
+
+
+def run_worker(metric, workload, threads, order="file", only=None):
+    cmd = [sys.executable, str(Path(__file__).resolve()), "--data", str(DATA), "--worker", metric, workload,
+           "--threads", str(threads), "--order", order]
+    if only is not None:
+        cmd += ["--only", str(only)]
+    done = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, "SQLSIM_DIST": str(DIST)})
+    if done.returncode != 0:
+        die(f"{metric} on {workload} failed:\n{done.stderr.strip()}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def same(a, b, tolerance):
+    if (a is None) != (b is None):
+        return False
+    return a is None or abs(float(a) - float(b)) <= tolerance
+
+
+def main():
+    global DATA
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--metrics", default=DEFAULT_METRICS)
+    parser.add_argument("--workloads", default="plain,grouped")
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--check", action="store_true", help="verify order and single-row determinism")
+    parser.add_argument("--single", type=int, default=24, help="rows scored alone by --check")
+    parser.add_argument("--json", help="also write the results as JSON to this file")
+    parser.add_argument("--data", help=f"shared data folder (default $SQLSIM_DATA or {DATA})")
+    parser.add_argument("--worker", nargs=2, help=argparse.SUPPRESS)
+    parser.add_argument("--order", default="file", help=argparse.SUPPRESS)
+    parser.add_argument("--only", type=int, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.data:
+        DATA = Path(args.data).resolve()
+    if args.worker:
+        return worker(args.worker[0], args.worker[1], args.threads, args.order, args.only)
+    if not (DIST / sqlsim_hosts.DUCKDB_FILE).is_file():
+        die(f"missing {DIST / sqlsim_hosts.DUCKDB_FILE}; build it with `make`")
+    results, failures = [], []
+    print(f"{'metric':<22} {'workload':<8} {'rows':>5} {'seconds':>8} {'pairs/s':>8} {'CPU s':>8} "
+          f"{'pairs/CPU-s':>11} {'peak MB':>8}  check")
+    for workload in args.workloads.split(","):
+        for metric in args.metrics.split(","):
+            r = run_worker(metric, workload, args.threads)
+            check = ""
+            if args.check:
+                tol = TOLERANCE.get(metric, 0.0)
+                shuffled = run_worker(metric, workload, args.threads, "shuffled")
+                bad = [i for i, (a, b) in enumerate(zip(r["scores"], shuffled["scores"])) if not same(a, b, tol)]
+                sample = random.Random(7).sample(range(len(r["scores"])), min(args.single, len(r["scores"])))
+                alone = [i for i in sample
+                         if not same(run_worker(metric, workload, 1, only=i)["scores"][i], r["scores"][i], tol)]
+                check = f"shuffled: {len(bad)} differ; alone: {len(alone)}/{len(sample)} differ"
+                if bad or alone:
+                    failures.append(f"{metric} on {workload}: shuffled rows {bad[:10]}, alone rows {alone}")
+            rate = r["rows"] / r["seconds"]
+            print(f"{metric:<22} {workload:<8} {r['rows']:>5} {r['seconds']:>8.2f} {rate:>8.1f} {r['cpu_s']:>8.2f} "
+                  f"{r['rows'] / max(r['cpu_s'], 1e-9):>11.1f} {r['rss_mb']:>8.0f}  {check}", flush=True)
+            results.append({"metric": metric, "workload": workload, "rows": r["rows"], "seconds": r["seconds"],
+                            "pairs_per_s": rate, "cpu_s": r["cpu_s"], "peak_rss_mb": r["rss_mb"], "threads": args.threads,
+                            "caches": r["caches"], "check": check or None})
+    if args.json:
+        Path(args.json).write_text(json.dumps(results, indent=2))
+    for f in failures:
+        print(f"bench_similarity.py: not deterministic: {f}", file=sys.stderr)
+    if failures:
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

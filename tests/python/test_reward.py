@@ -1,0 +1,100 @@
+"""sqlsim.reward: SQL extraction from model answers, and compute_score on malformed answers (never raises,
+always a float in [0, 1], deterministic). Loads dist/sqlsim.duckdb_extension (run `make` first)."""
+
+import json
+import math
+import os
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "python"))
+os.environ.setdefault("SQLSIM_DUCKDB_EXTENSION", os.path.join(ROOT, "dist", "sqlsim.duckdb_extension"))
+
+from sqlsim.reward import (MAX_ANSWER_CHARS, compute_score, extract_sql, reward_from,  # noqa: E402
+                           score_batch)
+
+DDL = "CREATE TABLE singer (id INTEGER PRIMARY KEY, name TEXT, age INTEGER NOT NULL, country TEXT)"
+GOLD = "SELECT name FROM singer WHERE age > 30"
+TRUTH = {"sql": GOLD, "schema": DDL}
+
+
+@pytest.mark.parametrize("answer, sql", [
+    ("```sql\nSELECT a FROM t\n```", "SELECT a FROM t"),
+    ("think...\n```sql\nSELECT 1\n```\nbetter:\n```sql\nSELECT a FROM t WHERE b = 1;\n```", "SELECT a FROM t WHERE b = 1"),
+    ("<think>SELECT wrong FROM x</think><answer>SELECT a FROM t</answer>", "SELECT a FROM t"),
+    ("<answer>```sql\nWITH x AS (SELECT 1) SELECT * FROM x\n```</answer>", "WITH x AS (SELECT 1) SELECT * FROM x"),
+    ("The query is: SELECT name FROM singer WHERE age > 30; hope that helps", "SELECT name FROM singer WHERE age > 30"),
+    ("```\nselect count(*) from t\n```", "select count(*) from t"),
+    ("```sql\nDROP TABLE t; SELECT a FROM t; UPDATE t SET a = 1\n```", "SELECT a FROM t"),
+    ("```sql\nSELECT 'a;b' FROM t -- x;y\n```", "SELECT 'a;b' FROM t -- x;y"),
+    ("```sql\n-- the answer\nSELECT a FROM t\n```", "SELECT a FROM t"),
+    ("<answer>SELECT a FROM t", "SELECT a FROM t"),  # truncated generation: no closing tag
+    ("```sql\nSELECT a FROM t", "SELECT a FROM t"),  # nor closing fence
+    ("(SELECT a FROM t) UNION (SELECT b FROM u)", "(SELECT a FROM t) UNION (SELECT b FROM u)"),
+])
+def test_extracts_the_answer_query(answer, sql):
+    assert extract_sql(answer) == sql
+
+
+@pytest.mark.parametrize("answer", [
+    None, "", "   ", "I don't know.", "```python\nprint(1)\n```", "DELETE FROM t", "<answer></answer>",
+    b"\xff\xfe\x00garbage", "\ud800 lone surrogate", 12345, ["SELECT 1"] and object(),
+    "selected items are shown", "x" * (MAX_ANSWER_CHARS * 4),
+])
+def test_no_query_is_none(answer):
+    assert extract_sql(answer) is None
+
+
+def test_huge_answers_keep_their_end():
+    answer = "blah " * 100_000 + "```sql\nSELECT a FROM t\n```"
+    assert extract_sql(answer) == "SELECT a FROM t"
+
+
+@pytest.mark.parametrize("answer", [
+    None, "", "garbage ``` <answer>", b"\x80\x81\xfe", "\ud800\udfff?", "SELECT", "SELECT FROM WHERE ;;;",
+    "SELECT " + "(" * 5000 + "1" + ")" * 5000, "SELECT a FROM " + "t, " * 3000 + "t",
+    "```sql\nSELECT nope FROM nowhere\n```", "SELECT 1; SELECT 2; SELECT 3", "x" * 1_000_000,
+    "SELECT '" + "é" * 20000 + "'", "\x00SELECT name FROM singer\x00",
+])
+def test_malformed_answers_give_a_float_and_never_raise(answer):
+    r = compute_score("spider", answer, TRUTH)
+    assert isinstance(r, float) and math.isfinite(r) and 0.0 <= r <= 1.0
+    assert compute_score("spider", answer, TRUTH) == r
+
+
+def test_bad_ground_truth_never_raises():
+    for truth in [None, "", {}, {"schema": DDL}, {"sql": GOLD, "schema": "not a schema (("}, 42, "{not json"]:
+        r = compute_score("spider", "SELECT name FROM singer", truth)
+        assert isinstance(r, float) and 0.0 <= r <= 1.0
+
+
+def test_rewards_follow_the_verdict():
+    right = compute_score("spider", "```sql\nSELECT name FROM singer WHERE 30 < age\n```", TRUTH)
+    wrong = compute_score("spider", "```sql\nSELECT name FROM singer WHERE age < 30\n```", TRUTH)
+    none = compute_score("spider", "no idea", TRUTH)
+    assert right >= 0.5 and wrong <= 0.25 and none == 0.0
+    assert compute_score("spider", GOLD, TRUTH) == pytest.approx(1.0)
+    assert compute_score("spider", GOLD, TRUTH, mode="binary") == 1.0
+    assert compute_score("spider", "SELECT name FROM singer WHERE age < 30", TRUTH, mode="binary") == 0.0
+    # ground truth as a string (schema inferred), as JSON text, and the schema in extra_info
+    assert compute_score("spider", GOLD, GOLD) == pytest.approx(1.0)
+    assert compute_score("spider", GOLD, json.dumps(TRUTH)) == pytest.approx(1.0)
+    assert compute_score("spider", GOLD, GOLD, {"schema": DDL}) == pytest.approx(1.0)
+
+
+def test_reward_mapping():
+    assert reward_from(None, None) == 0.0
+    assert reward_from(float("nan"), 1) == 0.0
+    assert reward_from(0.7, 1, "binary") == 1.0 and reward_from(0.7, None, "binary") == 0.0
+    assert reward_from(0.3, None, "verdict") == 0.3 and reward_from(0.2, 0, "verdict") == 0.0
+    assert reward_from(1.5, 1) == 1.0
+
+
+def test_batch_equals_one_by_one():
+    answers = ["SELECT name FROM singer WHERE 30 < age", "nothing", "SELECT name FROM singer",
+               "```sql\nSELECT country FROM singer\n```", b"\xff", "SELECT name FROM singer WHERE age >= 31"]
+    truths = [TRUTH] * len(answers)
+    batch = score_batch(["spider"] * len(answers), answers, truths)
+    assert batch == [compute_score("spider", a, t) for a, t in zip(answers, truths)]
