@@ -14,6 +14,7 @@ use serde_json::{json, Value as Json};
 use crate::error::Result;
 use crate::gmn::{pair_graph, runtime, Model};
 use crate::metrics::{ast_ted, relpm, DEFAULT_ALPHA, DEFAULT_BETA};
+use crate::parseval::options::Semantics;
 use crate::parseval::{decide_cached, Evidence, Options, Verdict};
 use crate::schema::{schema_argument, ParsedSchema};
 
@@ -187,10 +188,14 @@ pub fn sql_similarity(
     })
 }
 
-/// Parses `sql_similarity`'s options argument: ParSEval's keys and defaults, so that
-/// `sql_equivalent` with the same options shares the cached verdict.
+/// The semantics of `sql_similarity`'s verdict when its options name none.
+pub const DEFAULT_SEMANTICS: Semantics = Semantics::Bag;
+
+/// Parses `sql_similarity`'s options argument: ParSEval's keys and defaults, except that the
+/// semantics defaults to [`DEFAULT_SEMANTICS`]; `sql_equivalent` with the same semantics shares
+/// the cached verdict.
 pub fn options(function: &'static str, text: Option<&str>) -> Result<Options> {
-    Options::parse(function, text)
+    Options::parse_with(function, text, DEFAULT_SEMANTICS)
 }
 
 #[cfg(test)]
