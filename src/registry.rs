@@ -72,8 +72,9 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
               when no generated database tells the queries apart, [0, 0.25] for a counterexample \
               on ordinary data, [0.1, 0.45] for one that needs NULLs or empty input, [0.05, 0.95] \
               undecided; the mean of the structural scores places the pair inside it. Options as \
-              sql_equivalent; the verdict is shared with sql_equivalent under the same \
-              semantics (cache).",
+              sql_equivalent, except that semantics defaults to test-suite (the rule of the \
+              labels it is measured on); the verdict is shared with sql_equivalent under the \
+              same semantics (cache).",
         deterministic: true,
         call: combined::sql_similarity,
         batch: None,
@@ -310,9 +311,9 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
               sql_equivalent_reason). Options JSON: mode, work (deterministic solver budget), \
               timeout_ms (wall-clock safety cap), seed, max_rows, semantics (how results \
               compare: bag, the default, multisets with columns by position; set, BIRD's EX, \
-              rows as sets; test-suite, test-suite-sql-eval's: column permutations, DISTINCT \
-              removed unless keep_distinct; row order counts under the gold's ORDER BY except \
-              with set).",
+              rows as sets; test-suite, test-suite-sql-eval's: column permutations, and DISTINCT \
+              removed from both queries when keep_distinct is false; row order counts under \
+              the gold's ORDER BY except with set).",
         deterministic: true,
         call: parseval::sql_equivalent,
         batch: None,

@@ -53,3 +53,12 @@ def test_bad_semantics_names_the_function_and_argument(host, function):
 def test_bad_semantics_in_the_counterexample_table_function(host):
     with pytest.raises(HostError, match=r"sql_counterexample.*'semantics' must be"):
         host.table_call("sql_counterexample", ["SELECT 1", "SELECT 1"], {"schema": None, "options": '{"semantics": "bird"}'})
+
+
+def test_defaults_bag_for_sql_equivalent_and_test_suite_for_sql_similarity(host):
+    gold, pred = "SELECT name, age FROM singer WHERE age > 7", "SELECT age, name FROM singer WHERE age > 7"
+    assert "under bag semantics" in host.value("SELECT sql_equivalent_reason(?, ?, ?)", [gold, pred, DDL])
+    s = json.loads(host.value("SELECT sql_similarity_components(?, ?, ?)", [gold, pred, DDL]))
+    assert s["verdict"] == 1 and "under test-suite semantics" in s["reason"]
+    # the same verdict as sql_equivalent asked for test-suite
+    assert host.value("SELECT sql_equivalent(?, ?, ?, '{\"semantics\": \"test-suite\"}')", [gold, pred, DDL]) == 1
