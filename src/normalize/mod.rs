@@ -50,7 +50,7 @@ pub trait Pass: Sync {
 ///    into `LIMIT m OFFSET n` before
 /// 9. `literals` canonicalizes numbers and string quoting, so that
 /// 10. `commutative_order`, last, sorts operands by their final printed form: any earlier change of
-///    spelling would change the sort keys.
+///     spelling would change the sort keys.
 pub static PASSES: &[&dyn Pass] = &[
     &double_quoted_strings::DoubleQuotedStrings,
     &identifier_case::IdentifierCase,
