@@ -72,7 +72,9 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
               when no generated database tells the queries apart, [0, 0.25] for a counterexample \
               on ordinary data, [0.1, 0.45] for one that needs NULLs or empty input, [0.05, 0.95] \
               undecided; the mean of the structural scores places the pair inside it. Options as \
-              sql_equivalent; the verdict is shared with it (cache).",
+              sql_equivalent, except that semantics defaults to test-suite (the rule of the \
+              labels it is measured on); the verdict is shared with sql_equivalent under the \
+              same semantics (cache).",
         deterministic: true,
         call: combined::sql_similarity,
         batch: None,
@@ -307,7 +309,11 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
         doc: "ParSEval verdict: 1 when no generated test database tells the queries apart, 0 when \
               one does (re-checked by running both), NULL when undecided (see \
               sql_equivalent_reason). Options JSON: mode, work (deterministic solver budget), \
-              timeout_ms (wall-clock safety cap), seed, max_rows.",
+              timeout_ms (wall-clock safety cap), seed, max_rows, semantics (how results \
+              compare: bag, the default, multisets with columns by position; set, BIRD's EX, \
+              rows as sets; test-suite, test-suite-sql-eval's: column permutations, and DISTINCT \
+              removed from both queries when keep_distinct is false; row order counts under \
+              the gold's ORDER BY except with set).",
         deterministic: true,
         call: parseval::sql_equivalent,
         batch: None,
@@ -318,7 +324,8 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
         returns: SqlType::Text,
         doc: "Why sql_equivalent gives its verdict on the same arguments: 'equivalent: ...', \
               'not equivalent: ...' or 'unknown: ...' (unsupported construct, work budget, gold \
-              fails, empty results, or the wall-clock safety cap on an overloaded machine).",
+              fails, empty results, or the wall-clock safety cap on an overloaded machine); it \
+              names the semantics that compared the results.",
         deterministic: true,
         call: parseval::sql_equivalent_reason,
         batch: None,
@@ -412,7 +419,8 @@ pub static TABLE_FUNCTIONS: &[TableFunction] = &[
             column("pred_output", SqlType::Text),
         ],
         doc: "A generated database on which gold and pred differ: one row per tuple (NULL table \
-              when the database is empty) with both outputs as JSON; no rows when none was found.",
+              when the database is empty) with both outputs as JSON; no rows when none was found. \
+              Options as sql_equivalent (semantics: which comparison found the difference).",
         call: parseval::sql_counterexample,
     },
     TableFunction {

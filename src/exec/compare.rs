@@ -106,26 +106,32 @@ pub fn result_eq(r1: &[Row], r2: &[Row], order_matters: bool) -> bool {
     let a_owned: Vec<Vec<Cell>> = a.iter().map(|r| (*r).clone()).collect();
     let a_set: HashSet<&Vec<Cell>> = a_owned.iter().collect();
     let a_bag = multiset(&a_owned);
+    any_permutation(&candidates, &mut |p: &[usize]| {
+        let permuted: Vec<Vec<Cell>> = r2
+            .iter()
+            .map(|r| p.iter().map(|&j| r.cells[j].clone()).collect())
+            .collect();
+        if order_matters {
+            permuted == a_owned
+        } else {
+            permuted.iter().collect::<HashSet<_>>() == a_set && multiset(&permuted) == a_bag
+        }
+    })
+}
+
+/// Whether `check` accepts some permutation `p` of the columns (`p[i]`: the column of the second
+/// result that goes to position `i`), trying for position `i` only the columns in
+/// `candidates[i]`, at most [`MAX_PERMUTATIONS`] of them (then: false). `result_eq`'s search,
+/// shared with ParSEval's `test-suite` comparison.
+pub(crate) fn any_permutation(
+    candidates: &[Vec<usize>],
+    check: &mut dyn FnMut(&[usize]) -> bool,
+) -> bool {
+    let n = candidates.len();
     let mut perm = Vec::with_capacity(n);
     let mut used = vec![false; n];
     let mut budget = MAX_PERMUTATIONS;
-    search(
-        &candidates,
-        &mut perm,
-        &mut used,
-        &mut budget,
-        &mut |p: &[usize]| {
-            let permuted: Vec<Vec<Cell>> = r2
-                .iter()
-                .map(|r| p.iter().map(|&j| r.cells[j].clone()).collect())
-                .collect();
-            if order_matters {
-                permuted == a_owned
-            } else {
-                permuted.iter().collect::<HashSet<_>>() == a_set && multiset(&permuted) == a_bag
-            }
-        },
-    )
+    search(candidates, &mut perm, &mut used, &mut budget, check)
 }
 
 fn search(

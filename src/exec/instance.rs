@@ -10,7 +10,8 @@ use std::time::Duration;
 use rusqlite::types::Value;
 use rusqlite::Connection;
 
-use super::compare::{Cell, Row};
+use super::compare::{any_permutation, Cell, Row};
+use super::options::Semantics;
 use super::{run, ExecOptions, RunError};
 use crate::schema::{Affinity, Schema};
 
@@ -308,6 +309,57 @@ pub fn same_rows(a: &[Row], b: &[Row], order: &RowOrder) -> bool {
     true
 }
 
+/// `rows` without repeated rows (equal as [`row_eq`] says), the first of each kept.
+fn distinct(rows: &[Row]) -> Vec<Row> {
+    let mut sorted: Vec<&Row> = rows.iter().collect();
+    sorted.sort_by(|p, q| row_cmp(p, q));
+    sorted.dedup_by(|p, q| row_eq(p, q));
+    sorted.into_iter().cloned().collect()
+}
+
+/// Same results under `semantics` (the gold's rows `a`, the prediction's `b`), numbers within
+/// [`REL_TOLERANCE`]:
+/// - `Bag` (and `List`): [`same_rows`] under `order`, columns by position;
+/// - `Bird`: BIRD EX, the rows as sets of tuples (order and duplicates ignored), columns by position;
+/// - `TestSuite`: test-suite-sql-eval's `result_eq`: [`same_rows`] under `order` up to a
+///   permutation of `b`'s columns (the exec module's search, its candidates pruned by value).
+pub fn same_result(a: &[Row], b: &[Row], order: &RowOrder, semantics: Semantics) -> bool {
+    match semantics {
+        Semantics::Bag | Semantics::List => same_rows(a, b, order),
+        Semantics::Bird => same_bag(&distinct(a), &distinct(b)),
+        Semantics::TestSuite => {
+            if same_rows(a, b, order) {
+                return true;
+            }
+            let n = a.first().map_or(0, |r| r.cells.len());
+            if a.len() != b.len() || b.iter().chain(a).any(|r| r.cells.len() != n) {
+                return false;
+            }
+            // column j of b may go to position i only if each of its values occurs in a's column i
+            let candidates: Vec<Vec<usize>> = (0..n)
+                .map(|i| {
+                    (0..n)
+                        .filter(|&j| {
+                            b.iter()
+                                .all(|y| a.iter().any(|x| cell_eq(&x.cells[i], &y.cells[j])))
+                        })
+                        .collect()
+                })
+                .collect();
+            any_permutation(&candidates, &mut |p: &[usize]| {
+                let permuted: Vec<Row> = b
+                    .iter()
+                    .map(|r| Row {
+                        cells: p.iter().map(|&j| r.cells[j].clone()).collect(),
+                        real: p.iter().map(|&j| r.real[j]).collect(),
+                    })
+                    .collect();
+                same_rows(a, &permuted, order)
+            })
+        }
+    }
+}
+
 /// The two queries' outcomes on one database and whether they differ.
 #[derive(Debug, Clone)]
 pub struct Comparison {
@@ -323,13 +375,21 @@ pub struct Comparison {
 /// Runs `gold` and `pred` on `conn` and compares them under `order` (the gold's outer ORDER BY).
 /// A difference is re-tested with SQLite's unordered scans reversed (rows a LIMIT without ORDER
 /// BY may pick), and counts only when no combination of the two runs makes the results equal.
-pub fn compare_on(conn: &Connection, gold: &str, pred: &str, order: &RowOrder) -> Comparison {
+/// The results are compared under `semantics` ([`same_result`]).
+pub fn compare_with(
+    conn: &Connection,
+    gold: &str,
+    pred: &str,
+    order: &RowOrder,
+    semantics: Semantics,
+) -> Comparison {
+    let same = |a: &[Row], b: &[Row]| same_result(a, b, order, semantics);
     let opts = instance_bounds();
     let g = run_query(conn, gold, &opts, false);
     let p = run_query(conn, pred, &opts, false);
     let (differ, gold_failed) = match (&g, &p) {
         (Outcome::Rows(gr), Outcome::Rows(pr)) => {
-            if same_rows(gr, pr, order) {
+            if same(gr, pr) {
                 (false, false)
             } else {
                 let g2 = run_query(conn, gold, &opts, true);
@@ -339,7 +399,7 @@ pub fn compare_on(conn: &Connection, gold: &str, pred: &str, order: &RowOrder) -
                 let any_equal = golds
                     .iter()
                     .flatten()
-                    .any(|gx| preds.iter().flatten().any(|px| same_rows(gx, px, order)));
+                    .any(|gx| preds.iter().flatten().any(|px| same(gx, px)));
                 (!any_equal, false)
             }
         }
@@ -365,6 +425,10 @@ fn rows_of(o: &Outcome) -> Option<&Vec<Row>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn compare_on(conn: &Connection, gold: &str, pred: &str, order: &RowOrder) -> Comparison {
+        compare_with(conn, gold, pred, order, Semantics::Bag)
+    }
 
     fn schema() -> Schema {
         Schema::from_argument(
@@ -462,5 +526,71 @@ mod tests {
         assert!(c.differ && !c.gold_failed);
         let c = compare_on(&conn, "SELECT nope FROM t", "SELECT a FROM t", &bag());
         assert!(!c.differ && c.gold_failed);
+    }
+
+    #[test]
+    fn compares_under_each_semantics() {
+        let conn = open_database(
+            &schema(),
+            &db(vec![
+                vec![Value::Integer(1), Value::Text("x".into()), Value::Real(0.1)],
+                vec![Value::Integer(2), Value::Text("x".into()), Value::Real(0.2)],
+                vec![Value::Integer(3), Value::Text("z".into()), Value::Real(0.3)],
+            ]),
+        )
+        .unwrap();
+        let same =
+            |g: &str, p: &str, o: RowOrder, s: Semantics| !compare_with(&conn, g, p, &o, s).differ;
+        let (bag, ts, set) = (Semantics::Bag, Semantics::TestSuite, Semantics::Bird);
+        let by = |k: &[usize]| RowOrder::Sorted(k.to_vec());
+        // column order: test-suite permutes columns, bag and set do not
+        let (g, p) = ("SELECT a, b FROM t", "SELECT b, a FROM t");
+        assert!(!same(g, p, RowOrder::Bag, bag));
+        assert!(!same(g, p, RowOrder::Bag, set));
+        assert!(same(g, p, RowOrder::Bag, ts));
+        // numbers within the tolerance, permuted
+        assert!(same(
+            "SELECT sum(c), a FROM t WHERE a = 1",
+            "SELECT 1, 0.1",
+            RowOrder::Bag,
+            ts
+        ));
+        // a permutation must map every row: same column sets are not enough
+        assert!(!same(
+            "SELECT a, a + 1 FROM t",
+            "SELECT a + 1, a + 2 FROM t",
+            RowOrder::Bag,
+            ts
+        ));
+        // duplicates: only set ignores them
+        let (g, p) = ("SELECT b FROM t", "SELECT DISTINCT b FROM t");
+        assert!(!same(g, p, RowOrder::Bag, bag));
+        assert!(!same(g, p, RowOrder::Bag, ts));
+        assert!(same(g, p, RowOrder::Bag, set));
+        // row order: compared under the gold's ORDER BY, permuted columns included; set ignores it
+        let (g, p) = (
+            "SELECT a, c FROM t ORDER BY a",
+            "SELECT c, a FROM t ORDER BY a DESC",
+        );
+        assert!(!same(g, p, by(&[0]), ts));
+        assert!(
+            !same(g, p, by(&[0]), set),
+            "set keeps the columns' positions"
+        );
+        assert!(same(g, "SELECT c, a FROM t ORDER BY c", by(&[0]), ts));
+        assert!(same(g, "SELECT a, c FROM t ORDER BY a DESC", by(&[0]), set));
+        // two empty results are equal whatever their widths
+        assert!(same(
+            "SELECT a FROM t WHERE 0",
+            "SELECT a, b FROM t WHERE 0",
+            RowOrder::Bag,
+            ts
+        ));
+        assert!(!same(
+            "SELECT a FROM t",
+            "SELECT a, b FROM t",
+            RowOrder::Bag,
+            ts
+        ));
     }
 }

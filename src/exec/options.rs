@@ -9,7 +9,7 @@ use crate::error::Result;
 use crate::options::OptionsArg;
 
 /// Which official rule compares the two results.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Semantics {
     /// test-suite-sql-eval's `eval_exec_match` (the default): rewrites, bags, column permutations,
     /// row order only when the gold text contains `order by`.

@@ -8,7 +8,9 @@
 //! (`crate::parse::RECURSION_LIMIT`) bounds.
 
 pub(crate) mod commutative_order;
+pub(crate) mod database_qualifiers;
 pub(crate) mod double_quoted_strings;
+pub(crate) mod fetch_as_limit;
 pub(crate) mod flatten_boolean;
 pub(crate) mod identifier_case;
 pub(crate) mod literals;
@@ -33,26 +35,32 @@ pub trait Pass: Sync {
 ///    `identifier_case` strips) and the original aliases (which `table_aliases` removes) to tell a
 ///    double-quoted *string* from a double-quoted column name.
 /// 2. `identifier_case` next, so every later pass compares names case-insensitively for free.
-/// 3. `table_aliases` then rewrites `T1.col` to `table.col` and drops the aliases; it needs the
+/// 3. `database_qualifiers` drops `db.` from `db.table` (Calcite prints it), so that the passes
+///    after it see plain table names.
+/// 4. `table_aliases` then rewrites `T1.col` to `table.col` and drops the aliases; it needs the
 ///    lower-cased names and must run before `noop_syntax` removes select-item aliases (it only
 ///    touches table aliases, so the two are independent otherwise).
-/// 4. `unqualify_columns` after alias resolution, so qualifiers are table names it can compare with
+/// 5. `unqualify_columns` after alias resolution, so qualifiers are table names it can compare with
 ///    the single table in scope.
-/// 5. `select_aliases` drops select-item aliases, substituting the aliased expression where
+/// 6. `select_aliases` drops select-item aliases, substituting the aliased expression where
 ///    ORDER BY/GROUP BY/HAVING use them, before `noop_syntax` tidies those expressions.
-/// 6. `noop_syntax` drops ASC, join noise words and redundant parentheses; `flatten_boolean`
+/// 7. `noop_syntax` drops ASC, join noise words and redundant parentheses; `flatten_boolean`
 ///    relies on the parentheses being gone where they are no-ops.
-/// 7. `literals` canonicalizes numbers and string quoting, so that
-/// 8. `commutative_order`, last, sorts operands by their final printed form: any earlier change of
-///    spelling would change the sort keys.
+/// 8. `fetch_as_limit` turns standard SQL's `OFFSET n ROWS FETCH NEXT m ROWS ONLY` (Calcite's)
+///    into `LIMIT m OFFSET n` before
+/// 9. `literals` canonicalizes numbers and string quoting, so that
+/// 10. `commutative_order`, last, sorts operands by their final printed form: any earlier change of
+///     spelling would change the sort keys.
 pub static PASSES: &[&dyn Pass] = &[
     &double_quoted_strings::DoubleQuotedStrings,
     &identifier_case::IdentifierCase,
+    &database_qualifiers::DatabaseQualifiers,
     &table_aliases::TableAliases,
     &unqualify_columns::UnqualifyColumns,
     &select_aliases::SelectAliases,
     &noop_syntax::NoopSyntax,
     &flatten_boolean::FlattenBoolean,
+    &fetch_as_limit::FetchAsLimit,
     &literals::Literals,
     &commutative_order::CommutativeOrder,
 ];

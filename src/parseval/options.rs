@@ -1,6 +1,7 @@
-//! The options JSON of the ParSEval functions: mode, work, timeout_ms (alias budget_ms), seed, max_rows; unknown keys and bad values are argument errors naming the function.
+//! The options JSON of the ParSEval functions: mode, work, timeout_ms (alias budget_ms), seed, max_rows, semantics, keep_distinct; unknown keys and bad values are argument errors naming the function.
 
 use crate::error::Result;
+pub use crate::exec::options::Semantics;
 use crate::options::OptionsArg;
 
 /// Which coverage branches the search tries to cover (paper §4.3).
@@ -42,6 +43,16 @@ pub struct Options {
     /// Most rows per table in a generated database, except that a COUNT threshold of the
     /// query above it (`HAVING COUNT(x) > 5`) grows the instance up to [`MAX_ROWS_LIMIT`].
     pub max_rows: usize,
+    /// How the two results on a database are compared (the exec module's rules): `Bag` (the
+    /// default: multisets, columns by position, row order under the gold's outer ORDER BY),
+    /// `Bird` (option value `set`: BIRD EX, rows as sets) or `TestSuite` (test-suite-sql-eval's
+    /// `result_eq`: column permutations, multisets, row order under the gold's outer ORDER BY,
+    /// and its text rewrites).
+    pub semantics: Semantics,
+    /// Under `TestSuite`: keep DISTINCT (the default, test-suite-sql-eval's `--keep_distinct`);
+    /// false removes every DISTINCT from both texts, as the official script does by default.
+    /// Kept by default because the FuncEvalGMN test-suite labels keep it (docs/semantics.md).
+    pub keep_distinct: bool,
 }
 
 /// Default work budget in Z3 resource units: a typical Spider pair needs well under it.
@@ -65,16 +76,38 @@ impl Default for Options {
             timeout_ms: DEFAULT_TIMEOUT_MS,
             seed: 0,
             max_rows: 3,
+            semantics: Semantics::Bag,
+            keep_distinct: true,
         }
+    }
+}
+
+/// The option value naming `semantics` (`Bird` is `set`).
+pub fn semantics_name(semantics: Semantics) -> &'static str {
+    match semantics {
+        Semantics::Bird => "set",
+        other => other.name(),
     }
 }
 
 impl Options {
     /// Parses the options argument of `function` (None or NULL: the defaults).
     pub fn parse(function: &'static str, text: Option<&str>) -> Result<Options> {
+        Options::parse_with(function, text, Semantics::Bag)
+    }
+
+    /// [`Options::parse`] where `semantics` is the default semantics of `function`.
+    pub fn parse_with(
+        function: &'static str,
+        text: Option<&str>,
+        semantics: Semantics,
+    ) -> Result<Options> {
         let arg = OptionsArg { function };
         let bad = |message: String| arg.error(message);
-        let mut o = Options::default();
+        let mut o = Options {
+            semantics,
+            ..Options::default()
+        };
         let Some(map) = arg.object(text)? else {
             return Ok(o);
         };
@@ -99,9 +132,29 @@ impl Options {
                 "timeout_ms" | "budget_ms" => o.timeout_ms = uint(1, MAX_TIMEOUT_MS)?,
                 "seed" => o.seed = uint(0, u32::MAX as u64)? as u32,
                 "max_rows" => o.max_rows = uint(1, MAX_ROWS_LIMIT as u64)? as usize,
+                "semantics" => {
+                    o.semantics = match value.as_str() {
+                        Some("bag") => Semantics::Bag,
+                        Some("set") => Semantics::Bird,
+                        Some("test-suite") => Semantics::TestSuite,
+                        _ => {
+                            return Err(bad(format!(
+                                "'semantics' must be 'bag', 'set' or 'test-suite', got {value}"
+                            )))
+                        }
+                    }
+                }
+                "keep_distinct" => {
+                    o.keep_distinct = value.as_bool().ok_or_else(|| {
+                        bad(format!(
+                            "'keep_distinct' must be true or false, got {value}"
+                        ))
+                    })?
+                }
                 other => {
                     return Err(bad(format!(
-                        "unknown option '{other}' (known: mode, work, timeout_ms, seed, max_rows)"
+                        "unknown option '{other}' (known: mode, work, timeout_ms, seed, \
+                         max_rows, semantics, keep_distinct)"
                     )))
                 }
             }
@@ -129,7 +182,37 @@ mod tests {
         );
         let o = Options::parse("f", Some(r#"{"timeout_ms":70}"#)).unwrap();
         assert_eq!((o.work, o.timeout_ms), (DEFAULT_WORK, 70));
+        assert_eq!(o.semantics, Semantics::Bag);
+        for (text, semantics) in [
+            ("set", Semantics::Bird),
+            ("bag", Semantics::Bag),
+            ("test-suite", Semantics::TestSuite),
+        ] {
+            let o = Options::parse("f", Some(&format!(r#"{{"semantics":"{text}"}}"#))).unwrap();
+            assert_eq!(
+                (o.semantics, semantics_name(o.semantics)),
+                (semantics, text)
+            );
+        }
+        let o = Options::parse_with(
+            "f",
+            Some(r#"{"keep_distinct":false}"#),
+            Semantics::TestSuite,
+        )
+        .unwrap();
+        assert_eq!(
+            (o.semantics, o.keep_distinct),
+            (Semantics::TestSuite, false)
+        );
+        assert!(Options::default().keep_distinct);
+        let o =
+            Options::parse_with("f", Some(r#"{"semantics":"bag"}"#), Semantics::TestSuite).unwrap();
+        assert_eq!(o.semantics, Semantics::Bag);
         for bad in [
+            r#"{"semantics":"bird"}"#,
+            r#"{"semantics":"list"}"#,
+            r#"{"semantics":1}"#,
+            r#"{"keep_distinct":"yes"}"#,
             r#"{"nope":1}"#,
             r#"{"mode":"x"}"#,
             r#"{"max_rows":0}"#,

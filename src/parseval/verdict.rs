@@ -6,7 +6,8 @@ use std::time::{Duration, Instant};
 
 use super::evidence::{without_nulls, Evidence};
 use super::gold_suite::{gold_suite, same_plan, GoldSuite};
-use super::options::Options;
+use super::options::{semantics_name, Options, Semantics};
+use super::runnable::for_sqlite;
 use super::search::{generate, Generated};
 use super::speculation::query_texts;
 use super::ties::{cutoff, order_determined, orders_by_hidden_keys, Cutoff};
@@ -14,7 +15,7 @@ use super::variants::{foreign_keys_hold, variants};
 use super::work::Work;
 use crate::cache::NamedCache;
 use crate::error::Result;
-use crate::exec::instance::{compare_on, open_database, Comparison, Database, Outcome, RowOrder};
+use crate::exec::instance::{compare_with, open_database, Comparison, Database, Outcome, RowOrder};
 use crate::plan::{Expr, Plan, QueryPlan};
 use crate::schema::Schema;
 
@@ -56,6 +57,8 @@ pub struct Decision {
     /// The wall-clock safety cap stopped the call (the verdict then says so; never cached).
     pub capped: bool,
     pub elapsed: Duration,
+    /// How the results were compared (option `semantics`).
+    pub semantics: Semantics,
 }
 
 impl Decision {
@@ -72,7 +75,8 @@ impl Decision {
     pub fn reason(&self) -> String {
         match &self.verdict {
             Verdict::Equivalent => format!(
-                "equivalent: same results on {} generated databases covering {} of {} plan branches{}",
+                "equivalent: same results under {} semantics on {} generated databases covering {} of {} plan branches{}",
+                semantics_name(self.semantics),
                 self.databases.saturating_sub(self.tie_databases),
                 self.covered,
                 self.branches,
@@ -86,7 +90,10 @@ impl Decision {
             Verdict::Different(c) => {
                 let why = match (&c.gold, &c.pred) {
                     (_, Outcome::Error(e)) => format!("the prediction fails: {e}"),
-                    _ => "the results differ".into(),
+                    _ => format!(
+                        "the results differ under {} semantics",
+                        semantics_name(self.semantics)
+                    ),
                 };
                 let how = match c.evidence {
                     Evidence::Ordinary => "",
@@ -149,9 +156,8 @@ fn count_differs(c: &crate::exec::instance::Comparison) -> bool {
 /// replaced when the queries still differ there: evidence on ordinary data is the stronger.
 fn strongest(
     schema: &Schema,
-    gold: &str,
-    pred: &str,
-    order: &RowOrder,
+    (gold, pred): (&str, &str),
+    (order, semantics): (&RowOrder, Semantics),
     listed: bool,
     db: &Database,
     outcome: crate::exec::instance::Comparison,
@@ -164,7 +170,7 @@ fn strongest(
             let run = || {
                 open_database(schema, &plain)
                     .ok()
-                    .map(|conn| compare_on(&conn, gold, pred, order))
+                    .map(|conn| compare_with(&conn, gold, pred, order, semantics))
                     .filter(|c| c.differ && !c.gold_failed)
             };
             // like every counterexample, it must differ twice, on fresh copies
@@ -196,6 +202,18 @@ pub fn schema_for(schema: Option<&str>, queries: &[&str]) -> Result<Arc<Schema>>
     }
 }
 
+/// The texts the verdict plans and runs: runnable on SQLite ([`for_sqlite`]: Calcite's FETCH
+/// and database-qualified names rewritten), then, under `test-suite`, rewritten as
+/// test-suite-sql-eval does (DISTINCT removed unless `keep_distinct`, ...).
+fn texts_to_run<'a>(gold: &'a str, pred: &'a str, opts: &Options) -> (Cow<'a, str>, Cow<'a, str>) {
+    let (gold, pred) = (for_sqlite(gold), for_sqlite(pred));
+    if opts.semantics != Semantics::TestSuite {
+        return (gold, pred);
+    }
+    let (g, p) = crate::exec::verdict::test_suite_texts(&gold, &pred, opts.keep_distinct);
+    (Cow::Owned(g), Cow::Owned(p))
+}
+
 static DECISIONS: NamedCache<Decision> = NamedCache::new("parseval_decisions", 1_024);
 
 /// [`decide`], cached per (gold, pred, schema, options): `sql_equivalent`,
@@ -206,6 +224,8 @@ pub fn decide_cached(
     schema: Option<&str>,
     opts: &Options,
 ) -> Result<Arc<Decision>> {
+    let (gold, pred) = texts_to_run(gold, pred, opts);
+    let (gold, pred) = (gold.as_ref(), pred.as_ref());
     let s = schema_for(schema, &[gold, pred])?;
     let key = format!(
         "{}\u{1}{}\u{1}{}\u{1}{}\u{1}{}\u{1}{:?}",
@@ -250,6 +270,7 @@ fn decide_with(
         work: 0,
         capped: false,
         elapsed: Duration::ZERO,
+        semantics: opts.semantics,
     };
     let finish = |mut d: Decision, v: Verdict| {
         d.verdict = match v {
@@ -286,6 +307,7 @@ fn decide_with(
         pred_plan.as_ref(),
         &literals,
     );
+    checker.semantics = opts.semantics;
     let mut suites: Vec<Generated> = Vec::new();
     let gold_suite = || gold_suite(schema_text, &schema, gold, &gold_plan, opts);
     let found = checker.search(opts, &work, gold_suite, &gold_texts, &mut suites);
@@ -324,6 +346,8 @@ struct Checker<'a> {
     base_order: RowOrder,
     hidden_keys: bool,
     width: usize,
+    /// How the results are compared.
+    semantics: Semantics,
     /// Generated databases (variants not counted) both queries ran on.
     tried: usize,
     /// Generated databases SQLite rejected.
@@ -354,6 +378,7 @@ impl<'a> Checker<'a> {
             base_order: row_order(gold_plan),
             hidden_keys: orders_by_hidden_keys(gold_plan),
             width: gold_plan.root.output().len(),
+            semantics: Semantics::Bag,
             tried: 0,
             invalid: 0,
             ties: 0,
@@ -438,7 +463,7 @@ impl<'a> Checker<'a> {
         }
         let order = self.order(&conn);
         let listed = order != self.base_order;
-        let c = compare_on(&conn, self.gold, self.pred, &order);
+        let c = compare_with(&conn, self.gold, self.pred, &order, self.semantics);
         self.tried += usize::from(generated);
         if c.gold_failed {
             if let (true, Outcome::Error(e) | Outcome::Bound(e)) = (generated, &c.gold) {
@@ -460,10 +485,17 @@ impl<'a> Checker<'a> {
         }
         // re-check on a fresh copy before reporting
         let again = open_database(self.schema, db)
-            .map(|conn| compare_on(&conn, self.gold, self.pred, &order));
+            .map(|conn| compare_with(&conn, self.gold, self.pred, &order, self.semantics));
         if let Ok(again) = again {
             if again.differ {
-                let found = strongest(self.schema, self.gold, self.pred, &order, listed, db, again);
+                let found = strongest(
+                    self.schema,
+                    (self.gold, self.pred),
+                    (&order, self.semantics),
+                    listed,
+                    db,
+                    again,
+                );
                 if self
                     .best
                     .as_ref()

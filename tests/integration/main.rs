@@ -18,6 +18,7 @@ mod plan_equivalence;
 mod plan_equivalence_data;
 mod plan_rules;
 mod schema_forms;
+mod semantics;
 mod spider_golden;
 mod spider_official;
 mod tree_edit_distance;
