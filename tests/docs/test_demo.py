@@ -40,8 +40,8 @@ def test_demo_shows_what_it_says(outputs):
     # 1. pair 1 (the same query, other spelling): similarity 1, equivalent, Spider exact match
     assert "1|1.0|1|1|easy" in lines
     # 2. reasons of both kinds
-    assert any(l.startswith("2|equivalent: same results on") for l in lines)
-    assert any(l.startswith("4|not equivalent: the results differ") for l in lines)
+    assert any(l.startswith("2|equivalent: same results under bag semantics on") for l in lines)
+    assert any(l.startswith("4|not equivalent: the results differ under bag semantics") for l in lines)
     # 3. the counterexample with both outputs
     assert 'singer|1|{"country":"France","singer_id":null}|[[2]]|[[0]]' in lines
     # 4. a prediction that does not parse scores 0 and says why
