@@ -48,6 +48,7 @@ from sqlsim_hosts import DIST  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "python"))
 from sqlsim import roc  # noqa: E402  (the wheel's AUC, bootstrap and ROC plot code)
+from sqlsim.score import split_metrics  # noqa: E402  (`sqlsim score --metrics` reads the same list)
 
 DATA = Path(os.environ.get("SQLSIM_DATA", ROOT.parent / "shared" / "data"))
 DUCKDB_EXT = DIST / sqlsim_hosts.DUCKDB_FILE
@@ -376,20 +377,6 @@ def main():
         print(f"quality floors: {'failed' if failures else 'passed'} ({len(failures)} failures)")
         if failures:
             sys.exit(1)
-
-
-def split_metrics(text):
-    """Comma-separated metrics; commas inside parentheses belong to an expression."""
-    metrics, depth, current = [], 0, ""
-    for ch in text:
-        depth += (ch == "(") - (ch == ")")
-        if ch == "," and depth == 0:
-            metrics.append(current.strip())
-            current = ""
-        else:
-            current += ch
-    metrics.append(current.strip())
-    return [m for m in metrics if m]
 
 
 if __name__ == "__main__":
