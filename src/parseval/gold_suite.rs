@@ -20,7 +20,8 @@ use crate::schema::Schema;
 /// A gold query's generated databases (the empty one first) and what generating them cost.
 #[derive(Debug)]
 pub struct GoldSuite {
-    pub generated: Generated,
+    /// Shared with every verdict that uses the suite (never copied per call).
+    pub generated: Arc<Generated>,
     /// Solver units the generation spent (charged to every call that uses the suite).
     pub spent: u64,
     /// The wall-clock safety cap stopped the generation (such a suite is not cached).
@@ -33,13 +34,23 @@ pub struct GoldSuite {
 static GOLD_SUITES: NamedCache<GoldSuite> = NamedCache::new("parseval_gold_suites", 512);
 
 /// The key of a suite: the schema (its argument text, or, when inferred from the queries, the
-/// inferred model itself), the gold text and every option.
+/// inferred model itself), the gold text and the options generation reads. How results are
+/// compared (`semantics`, `keep_distinct`) is not among them: `sql_equivalent` (bag) and
+/// `sql_similarity` (test-suite) on one gold share its suite.
 fn key(schema_text: Option<&str>, schema: &Schema, gold: &str, opts: &Options) -> String {
     let schema_part = match schema_text {
         Some(t) => format!("text{}\u{1}{t}", t.len()),
         None => format!("inferred\u{1}{schema:?}"),
     };
-    format!("{}\u{1}{gold}\u{1}{schema_part}\u{1}{opts:?}", gold.len())
+    let generation = Options {
+        semantics: Options::default().semantics,
+        keep_distinct: Options::default().keep_distinct,
+        ..*opts
+    };
+    format!(
+        "{}\u{1}{gold}\u{1}{schema_part}\u{1}{generation:?}",
+        gold.len()
+    )
 }
 
 /// The suite of `gold` (planned as `plan`) against `schema`, from the cache or generated now.
@@ -64,7 +75,7 @@ fn generate_suite(schema: &Schema, plan: &QueryPlan, opts: &Options) -> GoldSuit
     let work = Work::new(opts.work, opts.timeout_ms);
     let generated = generate(plan, schema, opts, work.until(work.limit() / 2), &[]);
     GoldSuite {
-        generated,
+        generated: Arc::new(generated),
         spent: work.spent(),
         capped: work.capped(),
     }
@@ -109,6 +120,15 @@ mod tests {
         let dbs = |g: &Generated| g.instances.iter().map(|i| i.db.clone()).collect::<Vec<_>>();
         assert_eq!(dbs(&fresh.generated), dbs(&first.generated));
         assert!(first.generated.instances.len() > 1 && first.spent > 0);
+        let test_suite = Options {
+            semantics: crate::parseval::options::Semantics::TestSuite,
+            ..Options::default()
+        };
+        let other = gold_suite(Some(DDL), &schema, gold, &p, &test_suite);
+        assert!(
+            Arc::ptr_eq(&first, &other),
+            "another comparison rule reuses the suite"
+        );
     }
 
     #[test]

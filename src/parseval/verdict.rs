@@ -308,7 +308,7 @@ fn decide_with(
         &literals,
     );
     checker.semantics = opts.semantics;
-    let mut suites: Vec<Generated> = Vec::new();
+    let mut suites: Vec<Arc<Generated>> = Vec::new();
     let gold_suite = || gold_suite(schema_text, &schema, gold, &gold_plan, opts);
     let found = checker.search(opts, &work, gold_suite, &gold_texts, &mut suites);
     d.databases = checker.tried;
@@ -398,7 +398,7 @@ impl<'a> Checker<'a> {
         work: &Work,
         gold_suite: impl FnOnce() -> Arc<GoldSuite>,
         gold_texts: &[String],
-        suites: &mut Vec<Generated>,
+        suites: &mut Vec<Arc<Generated>>,
     ) -> Option<Verdict> {
         // the empty database first: it costs nothing and catches predictions SQLite rejects
         let empty = Generated {
@@ -419,7 +419,7 @@ impl<'a> Checker<'a> {
         if let Some(v) = self.suite(&gold.generated, 1) {
             return Some(v);
         }
-        suites.push(gold.generated.clone());
+        suites.push(Arc::clone(&gold.generated));
         if let Some(pp) = self.pred_plan {
             let same = same_plan(self.gold_plan, pp) && !gold.generated.exhausted;
             if !same && !work.all().exhausted() {
@@ -428,7 +428,7 @@ impl<'a> Checker<'a> {
                 if let Some(v) = self.suite(&g, 1) {
                     return Some(v);
                 }
-                suites.push(g);
+                suites.push(Arc::new(g));
             }
         }
         None
