@@ -13,10 +13,13 @@ The wheel carries both compiled extensions (SQLite's ``sqlsim.so``, DuckDB's
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
-__all__ = ["load", "extension_path", "connect_duckdb", "connect_sqlite", "LoadError", "__version__", "HOSTS"]
+from ._scripts import sql_string
+
+__all__ = ["load", "extension_path", "connect_duckdb", "connect_sqlite", "duckdb_extension", "open_duckdb", "LoadError", "__version__", "HOSTS"]
 
 # The extension files of each host, in lib/ beside this file.
 HOSTS = {"sqlite": "sqlsim.so", "duckdb": "sqlsim.duckdb_extension"}
@@ -77,10 +80,6 @@ _NO_SQLITE3_EXTENSIONS = (
     "sqlsim.load(apsw.Connection(path))) or DuckDB (sqlsim.connect_duckdb(path)).")
 
 
-def _sql_string(text: str) -> str:
-    return "'" + text.replace("'", "''") + "'"
-
-
 def _duckdb_allows_unsigned(con) -> bool:
     value = con.execute("SELECT current_setting('allow_unsigned_extensions')").fetchone()[0]
     return value is True or str(value).lower() == "true"
@@ -99,7 +98,7 @@ def load(con):
                 "sqlsim.load: this DuckDB connection refuses unsigned extensions, and sqlsim is not signed by "
                 "DuckDB Labs. Open it with duckdb.connect(path, config={'allow_unsigned_extensions': 'true'}) "
                 "or use sqlsim.connect_duckdb(path); the setting cannot be changed on an open connection.")
-        con.execute("LOAD " + _sql_string(extension_path("duckdb")))
+        con.execute("LOAD " + sql_string(extension_path("duckdb")))
         return con
     path = extension_path("sqlite")
     if kind == "sqlite3" and not hasattr(con, "enable_load_extension"):
@@ -109,6 +108,26 @@ def load(con):
         con.load_extension(path)
     finally:
         con.enable_load_extension(False)
+    return con
+
+
+def duckdb_extension(explicit: str | None = None) -> str:
+    """The DuckDB extension file for workers outside a user's connection (sqlsim.ray, sqlsim.reward):
+    ``explicit`` when given, else $SQLSIM_DUCKDB_EXTENSION (a source build's dist/), else the
+    installed package's."""
+    return str(explicit) if explicit else os.environ.get("SQLSIM_DUCKDB_EXTENSION") or extension_path("duckdb")
+
+
+def open_duckdb(extension: str | None = None, threads: int | None = None):
+    """A new in-memory DuckDB connection with :func:`duckdb_extension`'s file loaded (and
+    ``threads`` DuckDB threads when given): what each Ray actor and reward worker holds."""
+    import duckdb
+
+    config = {"allow_unsigned_extensions": "true"}
+    if threads is not None:
+        config["threads"] = str(int(threads))
+    con = duckdb.connect(config=config)
+    con.execute("LOAD " + sql_string(duckdb_extension(extension))).fetchall()
     return con
 
 

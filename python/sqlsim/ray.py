@@ -30,32 +30,20 @@ from __future__ import annotations
 
 import os
 
+from . import duckdb_extension, open_duckdb
+
 __all__ = ["score", "score_files", "Scorer"]
 
 _INDEX = "__sqlsim_row"
-
-
-def _extension_path(extension):
-    if extension:
-        return str(extension)
-    env = os.environ.get("SQLSIM_DUCKDB_EXTENSION")
-    if env:
-        return env
-    from . import extension_path
-
-    return extension_path("duckdb")
 
 
 class Scorer:
     """The actor of :func:`score`: one DuckDB connection with sqlsim loaded, reused for every batch."""
 
     def __init__(self, expr, column="score", extension=None, threads=1):
-        import duckdb
-
         self.expr = expr
         self.column = column
-        self.con = duckdb.connect(config={"allow_unsigned_extensions": "true", "threads": str(int(threads))})
-        self.con.execute("LOAD '" + _extension_path(extension).replace("'", "''") + "'").fetchall()
+        self.con = open_duckdb(extension, threads)
 
     def __call__(self, batch):
         import pyarrow as pa
@@ -95,7 +83,7 @@ def score(ds, expr, *, column="score", extension=None, concurrency=None, batch_s
         ds = ds.repartition(max(1, int(concurrency or 1)) * 4, keys=[colocate])
     return ds.map_batches(
         Scorer,
-        fn_constructor_kwargs={"expr": expr, "column": column, "extension": _extension_path(extension),
+        fn_constructor_kwargs={"expr": expr, "column": column, "extension": duckdb_extension(extension),
                                "threads": threads},
         batch_size=batch_size,
         batch_format="pyarrow",

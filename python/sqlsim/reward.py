@@ -54,6 +54,8 @@ import os
 import re
 import threading
 
+from . import open_duckdb
+
 __all__ = ["compute_score", "extract_sql", "reward_from", "score_batch", "MAX_ANSWER_CHARS", "NO_SQL_REWARD",
            "ERROR_REWARD", "MODES"]
 
@@ -223,24 +225,11 @@ def _parsed(components):
     return c.get("score"), c.get("verdict")
 
 
-def _extension():
-    """The DuckDB extension: $SQLSIM_DUCKDB_EXTENSION, else the installed package's."""
-    path = os.environ.get("SQLSIM_DUCKDB_EXTENSION")
-    if path:
-        return path
-    from . import extension_path
-
-    return extension_path("duckdb")
-
-
 def _connection():
     """One DuckDB connection per thread and process (a forked child opens its own)."""
     con = getattr(_LOCAL, "con", None)
     if con is None or getattr(_LOCAL, "pid", None) != os.getpid():
-        import duckdb
-
-        con = duckdb.connect(config={"allow_unsigned_extensions": "true", "threads": "1"})
-        con.execute("LOAD '" + _extension().replace("'", "''") + "'").fetchall()
+        con = open_duckdb(threads=1)
         _LOCAL.con, _LOCAL.pid = con, os.getpid()
     return con
 
