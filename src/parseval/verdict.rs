@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use super::evidence::{without_nulls, Evidence};
 use super::gold_suite::{gold_suite, same_plan, GoldSuite};
-use super::options::{semantics_name, Options, Semantics};
+use super::options::{prediction_share, semantics_name, Databases, Options, Semantics};
 use super::runnable::for_sqlite;
 use super::search::{generate, Generated};
 use super::speculation::query_texts;
@@ -59,6 +59,8 @@ pub struct Decision {
     pub elapsed: Duration,
     /// How the results were compared (option `semantics`).
     pub semantics: Semantics,
+    /// Whose generated databases decided (option `databases`).
+    pub databases_of: Databases,
 }
 
 impl Decision {
@@ -75,9 +77,13 @@ impl Decision {
     pub fn reason(&self) -> String {
         match &self.verdict {
             Verdict::Equivalent => format!(
-                "equivalent: same results under {} semantics on {} generated databases covering {} of {} plan branches{}",
+                "equivalent: same results under {} semantics on {} generated databases{} covering {} of {} plan branches{}",
                 semantics_name(self.semantics),
                 self.databases.saturating_sub(self.tie_databases),
+                match self.databases_of {
+                    Databases::Both => "",
+                    Databases::Gold => " (the gold query's only)",
+                },
                 self.covered,
                 self.branches,
                 match self.tie_databases {
@@ -271,6 +277,7 @@ fn decide_with(
         capped: false,
         elapsed: Duration::ZERO,
         semantics: opts.semantics,
+        databases_of: opts.databases,
     };
     let finish = |mut d: Decision, v: Verdict| {
         d.verdict = match v {
@@ -391,7 +398,8 @@ impl<'a> Checker<'a> {
     /// The empty database, then the gold's generated databases (`gold_suite`: generated from
     /// the gold alone, shared by its predictions), then the prediction's (each suite kept in
     /// `suites`); Some when a database decides before the budget runs out. The prediction's
-    /// search is skipped when its plan is the gold's: it would generate the gold's databases.
+    /// search is skipped when its plan is the gold's (it would generate the gold's databases)
+    /// and under option `databases: gold`.
     fn search(
         &mut self,
         opts: &Options,
@@ -420,10 +428,19 @@ impl<'a> Checker<'a> {
             return Some(v);
         }
         suites.push(Arc::clone(&gold.generated));
+        if opts.databases == Databases::Gold {
+            return None;
+        }
         if let Some(pp) = self.pred_plan {
             let same = same_plan(self.gold_plan, pp) && !gold.generated.exhausted;
             if !same && !work.all().exhausted() {
-                let g = generate(pp, self.schema, opts, work.all(), gold_texts);
+                // the prediction's own search: its mode, and at most its share of the budget
+                let own = Options {
+                    mode: opts.prediction_mode,
+                    ..*opts
+                };
+                let share = work.until(work.spent().saturating_add(prediction_share(opts.work)));
+                let g = generate(pp, self.schema, &own, share, gold_texts);
                 // the empty database was run already
                 if let Some(v) = self.suite(&g, 1) {
                     return Some(v);
