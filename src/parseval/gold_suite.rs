@@ -123,14 +123,25 @@ mod tests {
         let dbs = |g: &Generated| g.instances.iter().map(|i| i.db.clone()).collect::<Vec<_>>();
         assert_eq!(dbs(&fresh.generated), dbs(&first.generated));
         assert!(first.generated.instances.len() > 1 && first.spent > 0);
+        use crate::parseval::options::{Databases, Mode, Semantics};
         let test_suite = Options {
-            semantics: crate::parseval::options::Semantics::TestSuite,
+            semantics: Semantics::TestSuite,
             ..Options::default()
         };
         let other = gold_suite(Some(DDL), &schema, gold, &p, &test_suite);
         assert!(
             Arc::ptr_eq(&first, &other),
             "another comparison rule reuses the suite"
+        );
+        let gold_only = Options {
+            databases: Databases::Gold,
+            prediction_mode: Mode::All,
+            ..Options::default()
+        };
+        let other = gold_suite(Some(DDL), &schema, gold, &p, &gold_only);
+        assert!(
+            Arc::ptr_eq(&first, &other),
+            "options of the prediction's side reuse the suite"
         );
     }
 

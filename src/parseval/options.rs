@@ -255,7 +255,25 @@ mod tests {
         let o =
             Options::parse_with("f", Some(r#"{"semantics":"bag"}"#), Semantics::TestSuite).unwrap();
         assert_eq!(o.semantics, Semantics::Bag);
+        let o = Options::parse(
+            "f",
+            Some(r#"{"databases":"gold","prediction_mode":"all","mode":"complete"}"#),
+        )
+        .unwrap();
+        assert_eq!(
+            (o.databases, o.prediction_mode, o.mode),
+            (Databases::Gold, Mode::All, Mode::Complete)
+        );
+        let d = Options::default();
+        assert_eq!(
+            (d.databases.name(), d.prediction_mode.name(), d.mode.name()),
+            ("both", "one-negative", "all")
+        );
+        assert_eq!(prediction_share(DEFAULT_WORK), 1_000_000);
         for bad in [
+            r#"{"databases":"pred"}"#,
+            r#"{"databases":true}"#,
+            r#"{"prediction_mode":"some"}"#,
             r#"{"semantics":"bird"}"#,
             r#"{"semantics":"list"}"#,
             r#"{"semantics":1}"#,

@@ -438,3 +438,23 @@ fn text_orderings_are_covered_through_speculative_texts() {
         "{days:?}"
     );
 }
+
+#[test]
+fn gold_databases_alone_miss_what_only_the_predictions_branches_show() {
+    // the gold has no branch on age = 77; the prediction's own search makes a singer aged 77
+    let (gold, pred) = (
+        "SELECT name FROM singer",
+        "SELECT name FROM singer WHERE age <> 77 OR age IS NULL",
+    );
+    let s = verdict::schema_for(Some(DDL), &[gold, pred]).unwrap();
+    let both = decide(gold, pred, s.clone(), &Options::default());
+    assert_eq!(both.value(), Some(0), "{}", both.reason());
+    let gold_only = Options {
+        databases: options::Databases::Gold,
+        ..Options::default()
+    };
+    let d = decide(gold, pred, s, &gold_only);
+    assert_eq!(d.value(), Some(1), "{}", d.reason());
+    assert!(d.reason().contains("(the gold query's only)"), "{}", d.reason());
+    assert!(d.work < both.work, "{} vs {}", d.work, both.work);
+}
