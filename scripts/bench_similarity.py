@@ -5,7 +5,7 @@ the determinism checks that the caches behind them must pass.
 Usage (with the project venv, after `make`):
 
     .venv/bin/python scripts/bench_similarity.py [--metrics sql_similarity,...] [--workloads plain,grouped]
-        [--threads 2] [--check] [--json OUT]
+        [--threads 2] [--check] [--json OUT] [--options JSON]
 
 Workloads over Spider-DK (../shared/data/spiderdk_pair_dev.nooverlap.jsonl), each pair with its
 schema as scripts/eval.py passes it (scripts/pair_schemas.py):
@@ -17,6 +17,9 @@ schema as scripts/eval.py passes it (scripts/pair_schemas.py):
   predictions of the Spider-dev LLM runs (spider_dev_llm_gpt4/gpt3.5/codellama_7b) for the same
   (db_id, gold), then the set's predictions of other golds over the same database (sorted by text,
   the first not taken yet), until 8; first 8 when a gold has more. 238 golds x 8 = 1,904 pairs.
+
+`--options` passes an options JSON to the verdict metrics (sql_similarity, sql_equivalent), e.g.
+`--options '{"databases":"gold"}'` for the scale setting (docs/SCALE.md).
 
 Each (metric, workload) runs in a fresh worker process (sqlsim's caches are process-wide), DuckDB
 with `--threads` threads (default 2), and times `SELECT metric(gold, pred, schema) FROM pairs` with
@@ -57,6 +60,8 @@ LIMIT = int(os.environ.get("SQLSIM_BENCH_LIMIT", "0") or 0)
 DEFAULT_METRICS = "sql_similarity,sql_equivalent,gmn_similarity,hybrid_gmn_similarity"
 # float32 inference batched per chunk: the last bits may depend on the batch
 TOLERANCE = {"gmn_similarity": 1e-5, "hybrid_gmn_similarity": 1e-5}
+# the metrics that take ParSEval's options JSON as their fourth argument
+WITH_OPTIONS = ("sql_similarity", "sql_equivalent")
 
 
 def die(message):
@@ -120,7 +125,14 @@ def connect(threads):
     return con
 
 
-def worker(metric, workload, threads, order, only):
+def call(metric, options):
+    """The SQL call of `metric` over the pairs table and its parameters: `options` where it takes them."""
+    if options and metric in WITH_OPTIONS:
+        return f"{metric}(gold, pred, schema, ?)", [options]
+    return f"{metric}(gold, pred, schema)", []
+
+
+def worker(metric, workload, threads, order, only, options):
     """In a fresh process: prints {"scores": [...], "seconds": t, "rss_mb": m}."""
     pairs = WORKLOADS[workload]()
     if LIMIT:
@@ -139,7 +151,8 @@ def worker(metric, workload, threads, order, only):
     cpu = resource.getrusage(resource.RUSAGE_SELF)
     start = time.perf_counter()
     # rowid order is insertion order: the rows reach the function in the order of `index`
-    got = con.execute(f"SELECT i, {metric}(gold, pred, schema) FROM pairs").fetchall()
+    expr, params = call(metric, options)
+    got = con.execute(f"SELECT i, {expr} FROM pairs", params).fetchall()
     seconds = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_SELF)
     cpu_s = after.ru_utime + after.ru_stime - cpu.ru_utime - cpu.ru_stime
@@ -152,9 +165,11 @@ def worker(metric, workload, threads, order, only):
                       "caches": json.loads(caches).get("caches")}))
 
 
-def run_worker(metric, workload, threads, order="file", only=None):
+def run_worker(metric, workload, threads, order="file", only=None, options=None):
     cmd = [sys.executable, str(Path(__file__).resolve()), "--data", str(DATA), "--worker", metric, workload,
            "--threads", str(threads), "--order", order]
+    if options:
+        cmd += ["--options", options]
     if only is not None:
         cmd += ["--only", str(only)]
     done = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, "SQLSIM_DIST": str(DIST)})
@@ -178,6 +193,7 @@ def main():
     parser.add_argument("--check", action="store_true", help="verify order and single-row determinism")
     parser.add_argument("--single", type=int, default=24, help="rows scored alone by --check")
     parser.add_argument("--json", help="also write the results as JSON to this file")
+    parser.add_argument("--options", help="options JSON for sql_similarity and sql_equivalent")
     parser.add_argument("--data", help=f"shared data folder (default $SQLSIM_DATA or {DATA})")
     parser.add_argument("--worker", nargs=2, help=argparse.SUPPRESS)
     parser.add_argument("--order", default="file", help=argparse.SUPPRESS)
@@ -186,7 +202,7 @@ def main():
     if args.data:
         DATA = Path(args.data).resolve()
     if args.worker:
-        return worker(args.worker[0], args.worker[1], args.threads, args.order, args.only)
+        return worker(args.worker[0], args.worker[1], args.threads, args.order, args.only, args.options)
     if not (DIST / sqlsim_hosts.DUCKDB_FILE).is_file():
         die(f"missing {DIST / sqlsim_hosts.DUCKDB_FILE}; build it with `make`")
     results, failures = [], []
@@ -194,15 +210,16 @@ def main():
           f"{'pairs/CPU-s':>11} {'peak MB':>8}  check")
     for workload in args.workloads.split(","):
         for metric in args.metrics.split(","):
-            r = run_worker(metric, workload, args.threads)
+            r = run_worker(metric, workload, args.threads, options=args.options)
             check = ""
             if args.check:
                 tol = TOLERANCE.get(metric, 0.0)
-                shuffled = run_worker(metric, workload, args.threads, "shuffled")
+                shuffled = run_worker(metric, workload, args.threads, "shuffled", options=args.options)
                 bad = [i for i, (a, b) in enumerate(zip(r["scores"], shuffled["scores"])) if not same(a, b, tol)]
                 sample = random.Random(7).sample(range(len(r["scores"])), min(args.single, len(r["scores"])))
                 alone = [i for i in sample
-                         if not same(run_worker(metric, workload, 1, only=i)["scores"][i], r["scores"][i], tol)]
+                         if not same(run_worker(metric, workload, 1, only=i, options=args.options)["scores"][i],
+                                     r["scores"][i], tol)]
                 check = f"shuffled: {len(bad)} differ; alone: {len(alone)}/{len(sample)} differ"
                 if bad or alone:
                     failures.append(f"{metric} on {workload}: shuffled rows {bad[:10]}, alone rows {alone}")
@@ -211,6 +228,7 @@ def main():
                   f"{r['rows'] / max(r['cpu_s'], 1e-9):>11.1f} {r['rss_mb']:>8.0f}  {check}", flush=True)
             results.append({"metric": metric, "workload": workload, "rows": r["rows"], "seconds": r["seconds"],
                             "pairs_per_s": rate, "cpu_s": r["cpu_s"], "peak_rss_mb": r["rss_mb"], "threads": args.threads,
+                            "options": args.options if metric in WITH_OPTIONS else None,
                             "caches": r["caches"], "check": check or None})
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=2))
