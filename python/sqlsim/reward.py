@@ -44,6 +44,12 @@ in any order, batch or process (ParSEval's budget counts solver work, not time).
 ``"gold"``, ``"query"``, ``"ground_truth"``) and optionally the schema under ``"schema"`` (a
 Spider tables.json entry, as JSON text or a dict, or CREATE TABLE text). ``extra_info`` may carry
 ``"schema"`` too, and ``"reward_mode"``. Without a schema it is inferred from the queries.
+
+``options`` (keyword, verl's ``custom_reward_function.reward_kwargs``) is sql_similarity's options
+JSON, as text or a dict: ``options={"databases": "gold"}`` is the scale setting (the verdict on
+the gold's cached databases alone: about 2.5x the pairs per second, ROC AUC 0.005 to 0.013 lower
+on the public sets; docs/SCALE.md). Options that are not valid JSON or name unknown keys make
+every reward :data:`ERROR_REWARD`, so check them once with :func:`check_options`.
 """
 
 from __future__ import annotations
@@ -56,7 +62,7 @@ import threading
 
 from . import open_duckdb
 
-__all__ = ["compute_score", "extract_sql", "reward_from", "score_batch", "MAX_ANSWER_CHARS", "NO_SQL_REWARD",
+__all__ = ["compute_score", "check_options", "extract_sql", "reward_from", "score_batch", "MAX_ANSWER_CHARS", "NO_SQL_REWARD",
            "ERROR_REWARD", "MODES"]
 
 #: Longest answer read, in characters (its end is kept).
@@ -214,7 +220,23 @@ def reward_from(similarity, equivalent, mode: str = "similarity") -> float:
 # ---------------------------------------------------------------- the per-process connection
 
 _LOCAL = threading.local()
-_QUERY = "SELECT sql_similarity_components($1, $2, $3)"
+_QUERY = "SELECT sql_similarity_components($1, $2, $3, $4)"
+
+
+def _options_text(options):
+    """sql_similarity's options argument: None, JSON text, or a dict made JSON."""
+    if options is None or isinstance(options, str):
+        return options
+    return json.dumps(options)
+
+
+def check_options(options) -> None:
+    """Raises ValueError naming the problem when ``options`` are not valid sql_similarity options
+    (the reward functions themselves never raise: they return :data:`ERROR_REWARD`)."""
+    try:
+        _connection().execute(_QUERY, ["SELECT 1", "SELECT 1", None, _options_text(options)]).fetchone()
+    except Exception as e:  # noqa: BLE001 - duckdb's error types vary by version
+        raise ValueError(str(e)) from None
 
 
 def _parsed(components):
@@ -234,11 +256,11 @@ def _connection():
     return con
 
 
-def _score(gold: str, pred: str, schema):
-    return _parsed(_connection().execute(_QUERY, [gold, pred, schema]).fetchone()[0])
+def _score(gold: str, pred: str, schema, options=None):
+    return _parsed(_connection().execute(_QUERY, [gold, pred, schema, _options_text(options)]).fetchone()[0])
 
 
-def compute_score(data_source, solution_str, ground_truth, extra_info=None, mode=None) -> float:
+def compute_score(data_source, solution_str, ground_truth, extra_info=None, mode=None, options=None) -> float:
     """verl's custom reward hook: the reward of one rollout in [0, 1] (see the module text).
 
     ``data_source`` is accepted and ignored (every source is scored alike). Never raises.
@@ -254,17 +276,17 @@ def compute_score(data_source, solution_str, ground_truth, extra_info=None, mode
         if pred is None:
             return NO_SQL_REWARD
         try:
-            similarity, equivalent = _score(gold, pred, schema)
+            similarity, equivalent = _score(gold, pred, schema, options)
         except Exception:  # noqa: BLE001 - a bad schema argument: score without it
             if schema is None:
                 return ERROR_REWARD
-            similarity, equivalent = _score(gold, pred, None)
+            similarity, equivalent = _score(gold, pred, None, options)
         return float(reward_from(similarity, equivalent, mode))
     except Exception:  # noqa: BLE001 - a reward never raises
         return ERROR_REWARD
 
 
-def score_batch(data_sources, solution_strs, ground_truths, extra_infos=None, mode=None):
+def score_batch(data_sources, solution_strs, ground_truths, extra_infos=None, mode=None, options=None):
     """Rewards of a batch (verl's batched reward hook shape), one DuckDB query for the whole batch:
     the GMN scores run batched and the rows spread over the connection's threads. Same values as
     :func:`compute_score` row by row."""
@@ -298,10 +320,11 @@ def score_batch(data_sources, solution_strs, ground_truths, extra_infos=None, mo
                     "schema VARCHAR)").fetchall()
         con.execute("DELETE FROM sqlsim_reward_batch").fetchall()
         con.executemany("INSERT INTO sqlsim_reward_batch VALUES (?, ?, ?, ?)", rows)
-        got = con.execute("SELECT i, sql_similarity_components(gold, pred, schema) FROM sqlsim_reward_batch").fetchall()
+        got = con.execute("SELECT i, sql_similarity_components(gold, pred, schema, $1) FROM sqlsim_reward_batch",
+                          [_options_text(options)]).fetchall()
         for i, components in got:
             out[i] = float(reward_from(*_parsed(components), modes[i]))
     except Exception:  # noqa: BLE001 - a bad row fails the query: score row by row
         for i, gold, pred, schema in rows:
-            out[i] = compute_score(None, pred, {"sql": gold, "schema": schema}, None, modes[i])
+            out[i] = compute_score(None, pred, {"sql": gold, "schema": schema}, None, modes[i], options)
     return out

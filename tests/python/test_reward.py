@@ -12,8 +12,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, os.path.join(ROOT, "python"))
 os.environ.setdefault("SQLSIM_DUCKDB_EXTENSION", os.path.join(ROOT, "dist", "sqlsim.duckdb_extension"))
 
-from sqlsim.reward import (MAX_ANSWER_CHARS, compute_score, extract_sql, reward_from,  # noqa: E402
-                           score_batch)
+from sqlsim.reward import (MAX_ANSWER_CHARS, check_options, compute_score, extract_sql,  # noqa: E402
+                           reward_from, score_batch)
 
 DDL = "CREATE TABLE singer (id INTEGER PRIMARY KEY, name TEXT, age INTEGER NOT NULL, country TEXT)"
 GOLD = "SELECT name FROM singer WHERE age > 30"
@@ -98,3 +98,20 @@ def test_batch_equals_one_by_one():
     truths = [TRUTH] * len(answers)
     batch = score_batch(["spider"] * len(answers), answers, truths)
     assert batch == [compute_score("spider", a, t) for a, t in zip(answers, truths)]
+
+
+def test_the_scale_setting_passes_through_and_bad_options_are_caught():
+    # the gold has no branch on age = 77: only the prediction's own search tells these apart
+    near = "SELECT name FROM singer WHERE age > 30 AND age <> 77"
+    fast = {"databases": "gold"}
+    assert compute_score("spider", near, TRUTH) <= 0.25
+    assert compute_score("spider", near, TRUTH, options=fast) >= 0.5
+    assert compute_score("spider", near, TRUTH, options=json.dumps(fast)) == compute_score(
+        "spider", near, TRUTH, options=fast)
+    answers = [near, GOLD, "nothing", "SELECT name FROM singer WHERE age < 30"]
+    batch = score_batch(["spider"] * len(answers), answers, [TRUTH] * len(answers), options=fast)
+    assert batch == [compute_score("spider", a, TRUTH, options=fast) for a in answers]
+    check_options(fast)
+    with pytest.raises(ValueError, match="'databases' must be 'both' or 'gold'"):
+        check_options({"databases": "all"})
+    assert compute_score("spider", GOLD, TRUTH, options={"nope": 1}) == 0.0
