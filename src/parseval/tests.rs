@@ -455,6 +455,10 @@ fn gold_databases_alone_miss_what_only_the_predictions_branches_show() {
     };
     let d = decide(gold, pred, s, &gold_only);
     assert_eq!(d.value(), Some(1), "{}", d.reason());
-    assert!(d.reason().contains("(the gold query's only)"), "{}", d.reason());
+    assert!(
+        d.reason().contains("(the gold query's only)"),
+        "{}",
+        d.reason()
+    );
     assert!(d.work < both.work, "{} vs {}", d.work, both.work);
 }

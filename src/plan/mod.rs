@@ -4,6 +4,7 @@
 
 pub(crate) mod build;
 pub mod cached;
+pub(crate) mod casts;
 pub(crate) mod columns;
 pub(crate) mod display;
 mod error;

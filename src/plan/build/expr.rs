@@ -73,7 +73,12 @@ impl Builder<'_> {
         scope: &Scope,
         aliases: &[Alias<'_>],
     ) -> BuildResult<Expr> {
-        deeper!(self, self.expr_inner(e, scope, aliases))
+        let built = deeper!(self, self.expr_inner(e, scope, aliases))?;
+        // Calcite's no-op casts go before any label is derived from the expression
+        Ok(crate::plan::casts::without_redundant_cast(
+            built,
+            &self.columns,
+        ))
     }
 
     fn exprs(
