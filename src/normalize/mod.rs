@@ -7,6 +7,7 @@
 //! visitors recurse as deep as the AST, which the parser's recursion limit
 //! (`crate::parse::RECURSION_LIMIT`) bounds.
 
+pub(crate) mod avg_casts;
 pub(crate) mod commutative_order;
 pub(crate) mod database_qualifiers;
 pub(crate) mod double_quoted_strings;
@@ -48,8 +49,10 @@ pub trait Pass: Sync {
 ///    relies on the parentheses being gone where they are no-ops.
 /// 8. `fetch_as_limit` turns standard SQL's `OFFSET n ROWS FETCH NEXT m ROWS ONLY` (Calcite's)
 ///    into `LIMIT m OFFSET n` before
-/// 9. `literals` canonicalizes numbers and string quoting, so that
-/// 10. `commutative_order`, last, sorts operands by their final printed form: any earlier change of
+/// 9. `avg_casts` drops Calcite's floating-point cast inside AVG (any position after the
+///    identifier passes would do; it changes no spelling the others look at).
+/// 10. `literals` canonicalizes numbers and string quoting, so that
+/// 11. `commutative_order`, last, sorts operands by their final printed form: any earlier change of
 ///     spelling would change the sort keys.
 pub static PASSES: &[&dyn Pass] = &[
     &double_quoted_strings::DoubleQuotedStrings,
@@ -61,6 +64,7 @@ pub static PASSES: &[&dyn Pass] = &[
     &noop_syntax::NoopSyntax,
     &flatten_boolean::FlattenBoolean,
     &fetch_as_limit::FetchAsLimit,
+    &avg_casts::AvgCasts,
     &literals::Literals,
     &commutative_order::CommutativeOrder,
 ];
