@@ -313,7 +313,9 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
               compare: bag, the default, multisets with columns by position; set, BIRD's EX, \
               rows as sets; test-suite, test-suite-sql-eval's: column permutations, and DISTINCT \
               removed from both queries when keep_distinct is false; row order counts under \
-              the gold's ORDER BY except with set), databases (both, the default: the gold's \
+              the gold's ORDER BY except with set; under test-suite a difference that only \
+              databases with NULL values show is NULL, as test-suite databases rarely hold such \
+              NULLs), databases (both, the default: the gold's \
               generated databases and the prediction's own; gold: the gold's alone, generated \
               once per gold and reused, about 2.5x faster for sql_similarity), \
               prediction_mode (the prediction's search: one-negative, the default, or as mode).",

@@ -462,3 +462,26 @@ fn gold_databases_alone_miss_what_only_the_predictions_branches_show() {
     );
     assert!(d.work < both.work, "{} vs {}", d.work, both.work);
 }
+
+#[test]
+fn a_null_only_difference_is_no_verdict_under_test_suite() {
+    let (gold, pred) = (
+        "SELECT count(*) FROM singer",
+        "SELECT count(country) FROM singer",
+    );
+    let s = verdict::schema_for(Some(DDL), &[gold, pred]).unwrap();
+    let bag = decide(gold, pred, s.clone(), &Options::default());
+    assert_eq!(bag.value(), Some(0), "{}", bag.reason());
+    let test_suite = Options {
+        semantics: options::Semantics::TestSuite,
+        ..Options::default()
+    };
+    let d = decide(gold, pred, s, &test_suite);
+    assert!(
+        matches!(&d.verdict, Verdict::Different(c) if c.evidence == evidence::Evidence::NullDependent),
+        "{}",
+        d.reason()
+    );
+    assert_eq!(d.value(), None);
+    assert!(d.reason().starts_with("unknown: "), "{}", d.reason());
+}
