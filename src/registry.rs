@@ -317,7 +317,7 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
               databases with NULL values show is NULL, as test-suite databases rarely hold such \
               NULLs), databases (both, the default: the gold's \
               generated databases and the prediction's own; gold: the gold's alone, generated \
-              once per gold and reused, about 2.5x faster for sql_similarity), \
+              once per gold and reused, about twice as fast for sql_similarity), \
               prediction_mode (the prediction's search: one-negative, the default, or as mode).",
         deterministic: true,
         call: parseval::sql_equivalent,

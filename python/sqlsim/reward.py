@@ -47,7 +47,7 @@ Spider tables.json entry, as JSON text or a dict, or CREATE TABLE text). ``extra
 
 ``options`` (keyword, verl's ``custom_reward_function.reward_kwargs``) is sql_similarity's options
 JSON, as text or a dict: ``options={"databases": "gold"}`` is the scale setting (the verdict on
-the gold's cached databases alone: about 2.5x the pairs per second, ROC AUC 0.005 to 0.013 lower
+the gold's cached databases alone: about twice the pairs per second, ROC AUC 0.005 to 0.013 lower
 on the public sets; docs/SCALE.md). Options that are not valid JSON or name unknown keys make
 every reward :data:`ERROR_REWARD`, so check them once with :func:`check_options`.
 """
