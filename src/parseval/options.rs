@@ -128,6 +128,30 @@ pub fn semantics_name(semantics: Semantics) -> &'static str {
     }
 }
 
+/// The value among `all` whose `name` is the JSON string `value`; else the message naming the
+/// allowed names, e.g. `'databases' must be 'both' or 'gold', got "pred"`.
+fn one_of<T: Copy>(
+    key: &str,
+    value: &serde_json::Value,
+    all: &[T],
+    name: fn(T) -> &'static str,
+) -> std::result::Result<T, String> {
+    if let Some(found) = all
+        .iter()
+        .copied()
+        .find(|&t| value.as_str() == Some(name(t)))
+    {
+        return Ok(found);
+    }
+    let quoted: Vec<String> = all.iter().map(|&t| format!("'{}'", name(t))).collect();
+    let allowed = match quoted.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
+    };
+    Err(format!("'{key}' must be {allowed}, got {value}"))
+}
+
 impl Options {
     /// Parses the options argument of `function` (None or NULL: the defaults).
     pub fn parse(function: &'static str, text: Option<&str>) -> Result<Options> {
@@ -149,15 +173,8 @@ impl Options {
         let Some(map) = arg.object(text)? else {
             return Ok(o);
         };
-        let mode = |key: &str, value: &serde_json::Value| match value.as_str() {
-            Some("positive") => Ok(Mode::Positive),
-            Some("one-negative") => Ok(Mode::OneNegative),
-            Some("all") => Ok(Mode::All),
-            Some("complete") => Ok(Mode::Complete),
-            _ => Err(bad(format!(
-                "'{key}' must be 'positive', 'one-negative', 'all' or 'complete', got {value}"
-            ))),
-        };
+        let modes = [Mode::Positive, Mode::OneNegative, Mode::All, Mode::Complete];
+        let mode = |key: &str, value| one_of(key, value, &modes, Mode::name).map_err(bad);
         for (key, value) in &map {
             let uint = |lo: u64, hi: u64| arg.uint(key, value, lo, hi);
             match key.as_str() {
@@ -169,16 +186,8 @@ impl Options {
                 "seed" => o.seed = uint(0, u32::MAX as u64)? as u32,
                 "max_rows" => o.max_rows = uint(1, MAX_ROWS_LIMIT as u64)? as usize,
                 "semantics" => {
-                    o.semantics = match value.as_str() {
-                        Some("bag") => Semantics::Bag,
-                        Some("set") => Semantics::Bird,
-                        Some("test-suite") => Semantics::TestSuite,
-                        _ => {
-                            return Err(bad(format!(
-                                "'semantics' must be 'bag', 'set' or 'test-suite', got {value}"
-                            )))
-                        }
-                    }
+                    let all = [Semantics::Bag, Semantics::Bird, Semantics::TestSuite];
+                    o.semantics = one_of(key, value, &all, semantics_name).map_err(bad)?
                 }
                 "keep_distinct" => {
                     o.keep_distinct = value.as_bool().ok_or_else(|| {
@@ -188,15 +197,8 @@ impl Options {
                     })?
                 }
                 "databases" => {
-                    o.databases = match value.as_str() {
-                        Some("both") => Databases::Both,
-                        Some("gold") => Databases::Gold,
-                        _ => {
-                            return Err(bad(format!(
-                                "'databases' must be 'both' or 'gold', got {value}"
-                            )))
-                        }
-                    }
+                    let all = [Databases::Both, Databases::Gold];
+                    o.databases = one_of(key, value, &all, Databases::name).map_err(bad)?
                 }
                 other => {
                     return Err(bad(format!(
