@@ -10,9 +10,12 @@ const DDL: &str = "CREATE TABLE singer(singer_id INTEGER PRIMARY KEY, name TEXT 
     sales REAL)";
 
 fn verdict(gold: &str, pred: &str) -> Decision {
-    let o = Options::default();
+    verdict_with(gold, pred, &Options::default())
+}
+
+fn verdict_with(gold: &str, pred: &str, o: &Options) -> Decision {
     let s = verdict::schema_for(Some(DDL), &[gold, pred]).unwrap();
-    decide(gold, pred, s, &o)
+    decide(gold, pred, s, o)
 }
 
 fn value(gold: &str, pred: &str) -> Option<i64> {
@@ -446,14 +449,13 @@ fn gold_databases_alone_miss_what_only_the_predictions_branches_show() {
         "SELECT name FROM singer",
         "SELECT name FROM singer WHERE age <> 77 OR age IS NULL",
     );
-    let s = verdict::schema_for(Some(DDL), &[gold, pred]).unwrap();
-    let both = decide(gold, pred, s.clone(), &Options::default());
+    let both = verdict(gold, pred);
     assert_eq!(both.value(), Some(0), "{}", both.reason());
     let gold_only = Options {
         databases: options::Databases::Gold,
         ..Options::default()
     };
-    let d = decide(gold, pred, s, &gold_only);
+    let d = verdict_with(gold, pred, &gold_only);
     assert_eq!(d.value(), Some(1), "{}", d.reason());
     assert!(
         d.reason().contains("(the gold query's only)"),
@@ -469,14 +471,13 @@ fn a_null_only_difference_is_no_verdict_under_test_suite() {
         "SELECT count(*) FROM singer",
         "SELECT count(country) FROM singer",
     );
-    let s = verdict::schema_for(Some(DDL), &[gold, pred]).unwrap();
-    let bag = decide(gold, pred, s.clone(), &Options::default());
+    let bag = verdict(gold, pred);
     assert_eq!(bag.value(), Some(0), "{}", bag.reason());
     let test_suite = Options {
         semantics: options::Semantics::TestSuite,
         ..Options::default()
     };
-    let d = decide(gold, pred, s, &test_suite);
+    let d = verdict_with(gold, pred, &test_suite);
     assert!(
         matches!(&d.verdict, Verdict::Different(c) if c.evidence == evidence::Evidence::NullDependent),
         "{}",
