@@ -12,6 +12,7 @@ use rusqlite::Connection;
 
 use super::compare::{any_permutation, Cell, Row};
 use super::options::Semantics;
+use super::reuse::{self, Loaded};
 use super::{run, ExecOptions, RunError};
 use crate::schema::{Affinity, Schema};
 
@@ -146,31 +147,39 @@ impl From<LoadError> for crate::error::Error {
 }
 
 /// An in-memory SQLite holding `db` under `schema`; Err when a table or row is rejected (a row
-/// that breaks a key, for example).
-pub fn open_database(schema: &Schema, db: &Database) -> Result<Connection, LoadError> {
+/// that breaks a key, for example). The connection is read-only and, once dropped, reused for the
+/// next database of the same schema on this thread ([`super::reuse`]).
+pub fn open_database(schema: &Schema, db: &Database) -> Result<Loaded, LoadError> {
     let sqlite = |e: rusqlite::Error| LoadError::Sqlite(e.to_string());
-    let conn = Connection::open_in_memory().map_err(sqlite)?;
-    super::functions::register(&conn).map_err(sqlite)?;
-    for stmt in create_statements(schema) {
-        conn.execute(&stmt, [])
-            .map_err(|e| LoadError::Rejected(format!("{stmt}: {e}")))?;
-    }
+    let creates = create_statements(schema);
+    let create = || {
+        let conn = Connection::open_in_memory().map_err(sqlite)?;
+        super::functions::register(&conn).map_err(sqlite)?;
+        for stmt in &creates {
+            conn.execute(stmt, [])
+                .map_err(|e| LoadError::Rejected(format!("{stmt}: {e}")))?;
+        }
+        Ok(conn)
+    };
+    let mut empty = reuse::take(&creates.join(";\n"), create, sqlite)?;
     for t in &db.tables {
         let Some(table) = schema.tables.get(t.table) else {
             return Err(LoadError::NoTable(t.table));
         };
-        if is_internal(&table.name) {
+        if is_internal(&table.name) || t.rows.is_empty() {
             continue;
         }
+        let name = quote(&table.name);
         let marks = vec!["?"; table.columns.len()].join(", ");
-        let sql = format!("INSERT INTO {} VALUES ({marks})", quote(&table.name));
-        let mut stmt = conn.prepare(&sql).map_err(sqlite)?;
+        let sql = format!("INSERT INTO {name} VALUES ({marks})");
+        empty.filled(name);
+        let mut stmt = empty.conn().prepare_cached(&sql).map_err(sqlite)?;
         for row in &t.rows {
             stmt.execute(rusqlite::params_from_iter(row.iter()))
                 .map_err(|e| LoadError::Rejected(format!("{}: {e}", table.name)))?;
         }
     }
-    Ok(conn)
+    empty.loaded().map_err(sqlite)
 }
 
 /// The SQLite storage class a column's values should take (its affinity's natural class).

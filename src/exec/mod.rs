@@ -25,6 +25,7 @@ pub mod instance;
 mod math;
 pub mod open;
 pub mod options;
+pub mod reuse;
 mod rewrite;
 pub mod verdict;
 

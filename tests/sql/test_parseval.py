@@ -181,3 +181,14 @@ def test_text_ranges_and_repeated_join_rows(host):
         "SELECT count(s.singer_id) FROM singer s JOIN song t ON s.singer_id = t.singer_id",
         "SELECT count(DISTINCT s.singer_id) FROM singer s JOIN song t ON s.singer_id = t.singer_id",
         DDL]) == 0
+
+
+@pytest.mark.parametrize("pred", ["DELETE FROM singer", "INSERT INTO singer VALUES (9, 'x', 'y', 1)",
+                                  "CREATE TEMP TABLE z(a)"])
+def test_a_prediction_that_writes_fails_and_changes_no_later_verdict(host, pred):
+    gold = "SELECT name FROM singer"
+    reason = host.value("SELECT sql_equivalent_reason(?, ?, ?)", [gold, pred, DDL])
+    assert reason.startswith("not equivalent: the prediction fails: attempt to write a readonly database"), reason
+    # the generated databases are loaded into reused connections: the write left nothing behind
+    assert host.value("SELECT sql_equivalent(?, ?, ?)", [gold, "SELECT name FROM singer AS s", DDL]) == 1
+    assert host.value("SELECT sql_equivalent(?, ?, ?)", [gold, "SELECT name FROM singer WHERE age > 30", DDL]) == 0
