@@ -7,17 +7,21 @@
 //! generated database tells apart scores in [0.5, 1]; a counterexample on ordinary data caps the
 //! score at 0.25, one that needs NULL values or empty input at 0.45; an undecided pair spans
 //! [0.05, 0.95]. Within its band the score rises linearly with the structural similarity, the
-//! mean of AST-TE, RelPM and the two GMN scores (these where their models are installed). The
-//! verdict compares results under `test-suite` semantics unless the options name another.
+//! mean of AST-TE, RelPM and the two GMN scores (these where their models are installed; the
+//! option `components` picks fewer, see [`components`]). The verdict compares results under
+//! `test-suite` semantics unless the options name another.
 
 use serde_json::{json, Value as Json};
 
-use crate::error::Result;
+pub mod components;
+
+use crate::error::{Error, Result};
 use crate::gmn::{pair_graph, runtime, Model};
 use crate::metrics::{ast_ted, relpm, DEFAULT_ALPHA, DEFAULT_BETA};
 use crate::parseval::options::Semantics;
-use crate::parseval::{decide_cached, Evidence, Options, Verdict};
+use crate::parseval::{decide_cached, Evidence, Verdict};
 use crate::schema::{schema_argument, ParsedSchema};
+use components::{Components, SimilarityOptions};
 
 /// Where a verdict places a pair: the score is `low + (high - low) * structural`.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -102,52 +106,71 @@ pub fn band(verdict: &Verdict) -> Band {
     }
 }
 
-/// A GMN model's score of the pair: `None` when ONNX Runtime or the model is not installed
-/// (the component is left out), 0.0 when either query has no graph, as for the other scores, and
-/// 1.0 when the two graphs are identical (the models' outputs there are within 0.01 of 1).
-fn gmn_score(gold: &str, pred: &str, schema: Option<&ParsedSchema>, model: Model) -> Option<f64> {
-    runtime::check(model).ok()?;
+/// A GMN model's score of the pair: Err when ONNX Runtime or the model is not installed or
+/// fails, 0.0 when either query has no graph, as for the other scores, and 1.0 when the two
+/// graphs are identical (the models' outputs there are within 0.01 of 1).
+fn gmn_score(
+    gold: &str,
+    pred: &str,
+    schema: Option<&ParsedSchema>,
+    model: Model,
+) -> std::result::Result<f64, runtime::RuntimeError> {
+    runtime::check(model)?;
     let Some(pair) = pair_graph(gold, pred, schema, model) else {
-        return Some(0.0);
+        return Ok(0.0);
     };
     if pair.gold == pair.pred {
-        return Some(1.0);
+        return Ok(1.0);
     }
-    runtime::score_batch(model, &[&pair])
-        .ok()?
-        .first()
-        .map(|s| s.clamp(0.0, 1.0))
+    let scores = runtime::score_batch(model, &[&pair])?;
+    Ok(scores.first().map_or(0.0, |s| s.clamp(0.0, 1.0)))
 }
 
-/// The structural scores of a pair, each in [0, 1]; SQL that does not parse or plan scores 0.
-/// AST-TE and RelPM always; FuncEvalGMN and Hybrid GMN where their models are installed (they
-/// ship in dist/ beside the extension).
+/// The structural scores of a pair that `chosen` names, each in [0, 1]; SQL that does not parse
+/// or plan scores 0. A GMN whose model is not installed is left out, unless the options named it
+/// (then the call fails, saying what is missing); with no component left, the call fails too.
 pub fn structural_components(
     gold: &str,
     pred: &str,
     schema: Option<&str>,
+    chosen: Components,
 ) -> Result<Vec<Component>> {
     let parsed = schema.map(schema_argument).transpose()?;
-    let ted = ast_ted::ast_ted(gold, pred).unwrap_or(0.0);
-    let rel = relpm::relpm(gold, pred, parsed.as_deref(), DEFAULT_ALPHA, DEFAULT_BETA)
-        .map_or(0.0, |s| s.f_beta);
-    let mut components = vec![
-        Component {
+    let mut components = Vec::new();
+    if chosen.has("ast_ted") {
+        let score = ast_ted::ast_ted(gold, pred).unwrap_or(0.0);
+        components.push(Component {
             name: "ast_ted",
-            score: ted,
-        },
-        Component {
+            score,
+        });
+    }
+    if chosen.has("relpm") {
+        let score = relpm::relpm(gold, pred, parsed.as_deref(), DEFAULT_ALPHA, DEFAULT_BETA)
+            .map_or(0.0, |s| s.f_beta);
+        components.push(Component {
             name: "relpm",
-            score: rel,
-        },
-    ];
+            score,
+        });
+    }
     for (name, model) in [
         ("gmn_similarity", Model::FuncEval),
         ("hybrid_gmn_similarity", Model::Hybrid),
     ] {
-        if let Some(score) = gmn_score(gold, pred, parsed.as_deref(), model) {
-            components.push(Component { name, score });
+        if !chosen.has(name) {
+            continue;
         }
+        match gmn_score(gold, pred, parsed.as_deref(), model) {
+            Ok(score) => components.push(Component { name, score }),
+            Err(e) if chosen.named() => {
+                return Err(Error::Unavailable(format!("component {name}: {e}")))
+            }
+            Err(_) => {}
+        }
+    }
+    if components.is_empty() {
+        return Err(Error::Unavailable(
+            "no structural component is available (the GMN models are not installed)".into(),
+        ));
     }
     Ok(components)
 }
@@ -167,11 +190,11 @@ pub fn sql_similarity(
     gold: &str,
     pred: &str,
     schema: Option<&str>,
-    options: &Options,
+    options: &SimilarityOptions,
 ) -> Result<Similarity> {
-    let components = structural_components(gold, pred, schema)?;
+    let components = structural_components(gold, pred, schema, options.components)?;
     let structural = components.iter().map(|c| c.score).sum::<f64>() / components.len() as f64;
-    let decision = decide_cached(gold, pred, schema, options)?;
+    let decision = decide_cached(gold, pred, schema, &options.verdict)?;
     let band = band(&decision.verdict);
     let evidence = match &decision.verdict {
         Verdict::Different(c) => Some(c.evidence),
@@ -198,8 +221,8 @@ pub const DEFAULT_SEMANTICS: Semantics = Semantics::TestSuite;
 /// Parses `sql_similarity`'s options argument: ParSEval's keys and defaults, except that the
 /// semantics defaults to [`DEFAULT_SEMANTICS`]; `sql_equivalent` with the same semantics shares
 /// the cached verdict.
-pub fn options(function: &'static str, text: Option<&str>) -> Result<Options> {
-    Options::parse_with(function, text, DEFAULT_SEMANTICS)
+pub fn options(function: &'static str, text: Option<&str>) -> Result<SimilarityOptions> {
+    components::parse(function, text, DEFAULT_SEMANTICS)
 }
 
 #[cfg(test)]
@@ -265,6 +288,35 @@ mod tests {
         let s =
             sql_similarity("SELECT a, b FROM t", "SELECT b, a FROM t", Some(DDL), &bag).unwrap();
         assert_eq!(s.verdict, Some(0), "{}", s.reason);
+    }
+
+    #[test]
+    fn the_components_option_picks_the_mean_and_a_named_missing_model_fails() {
+        let (gold, pred) = (
+            "SELECT a FROM t WHERE a > 1",
+            "SELECT a FROM t WHERE a >= 1",
+        );
+        let only = |names: &str| {
+            let text = format!(r#"{{"components": {names}}}"#);
+            let o = options("sql_similarity", Some(&text)).unwrap();
+            sql_similarity(gold, pred, Some(DDL), &o)
+        };
+        let s = only(r#"["ast_ted"]"#).unwrap();
+        assert_eq!(s.components.len(), 1);
+        assert_eq!(s.structural, s.components[0].score);
+        let every = score(gold, pred);
+        assert_eq!(s.components[0], every.components[0]);
+        match runtime::check(Model::FuncEval) {
+            // the unit tests run without ONNX Runtime unless ORT_DYLIB_PATH names it
+            Err(_) => {
+                let e = only(r#"["relpm", "gmn_similarity"]"#)
+                    .unwrap_err()
+                    .to_string();
+                assert!(e.starts_with("component gmn_similarity: "), "{e}");
+                assert!(every.components.iter().all(|c| !c.name.contains("gmn")));
+            }
+            Ok(()) => assert_eq!(only(r#"["gmn_similarity"]"#).unwrap().components.len(), 1),
+        }
     }
 
     #[test]

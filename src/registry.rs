@@ -74,7 +74,9 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
               undecided; the mean of the structural scores places the pair inside it. Options as \
               sql_equivalent, except that semantics defaults to test-suite (the rule of the \
               labels it is measured on); the verdict is shared with sql_equivalent under the \
-              same semantics (cache).",
+              same semantics (cache). Option components: a JSON array of the structural scores \
+              to average (ast_ted, relpm, gmn_similarity, hybrid_gmn_similarity; all by \
+              default): fewer is faster, see docs/SCALE.md.",
         deterministic: true,
         call: combined::sql_similarity,
         batch: None,

@@ -164,18 +164,32 @@ impl Options {
         text: Option<&str>,
         semantics: Semantics,
     ) -> Result<Options> {
+        match (OptionsArg { function }).object(text)? {
+            None => Ok(Options {
+                semantics,
+                ..Options::default()
+            }),
+            Some(map) => Options::from_object(function, &map, semantics, &[]),
+        }
+    }
+
+    /// The options of the JSON object `map` of `function`'s options argument; keys in `others`
+    /// are the caller's own settings, skipped here (and listed among the known ones).
+    pub fn from_object(
+        function: &'static str,
+        map: &serde_json::Map<String, serde_json::Value>,
+        semantics: Semantics,
+        others: &[&str],
+    ) -> Result<Options> {
         let arg = OptionsArg { function };
         let bad = |message: String| arg.error(message);
         let mut o = Options {
             semantics,
             ..Options::default()
         };
-        let Some(map) = arg.object(text)? else {
-            return Ok(o);
-        };
         let modes = [Mode::Positive, Mode::OneNegative, Mode::All, Mode::Complete];
         let mode = |key: &str, value| one_of(key, value, &modes, Mode::name).map_err(bad);
-        for (key, value) in &map {
+        for (key, value) in map {
             let uint = |lo: u64, hi: u64| arg.uint(key, value, lo, hi);
             match key.as_str() {
                 "mode" => o.mode = mode(key, value)?,
@@ -200,11 +214,13 @@ impl Options {
                     let all = [Databases::Both, Databases::Gold];
                     o.databases = one_of(key, value, &all, Databases::name).map_err(bad)?
                 }
+                other if others.contains(&other) => {}
                 other => {
+                    let extra: String = others.iter().map(|k| format!(", {k}")).collect();
                     return Err(bad(format!(
                         "unknown option '{other}' (known: mode, work, timeout_ms, seed, \
-                         max_rows, semantics, keep_distinct, databases, prediction_mode)"
-                    )))
+                         max_rows, semantics, keep_distinct, databases, prediction_mode{extra})"
+                    )));
                 }
             }
         }

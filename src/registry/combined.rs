@@ -2,13 +2,17 @@
 
 use super::{Args, Output};
 use crate::combined::{self, options, Similarity};
-use crate::error::Result;
+use crate::error::{Error, Result};
 
 /// The similarity of (gold, pred [, schema [, options]]) for the function `name`.
 fn compute(args: &Args<'_>, name: &'static str) -> Result<Similarity> {
     let opts = options(name, args.opt_text(3)?)?;
-    combined::sql_similarity(args.text(0)?, args.text(1)?, args.opt_text(2)?, &opts)
-        .map_err(|e| args.rename_error(2, e))
+    combined::sql_similarity(args.text(0)?, args.text(1)?, args.opt_text(2)?, &opts).map_err(|e| {
+        match e {
+            Error::Unavailable(m) => Error::Unavailable(format!("{name}(): {m}")),
+            e => args.rename_error(2, e),
+        }
+    })
 }
 
 /// `sql_similarity(gold, pred [, schema [, options]])`: the score in [0, 1].

@@ -92,6 +92,28 @@ def test_options_are_checked_and_passed_on(host):
         host.value("SELECT sql_similarity(?, ?, ?)", [gold, pred, "{not json"])
 
 
+def test_components_option_picks_what_the_mean_averages(host):
+    gold, pred = "SELECT name FROM singer WHERE age > 30", "SELECT name FROM singer WHERE age >= 30"
+    every = components(host, gold, pred)
+    assert set(every["components"]) == {"ast_ted", "relpm", "gmn_similarity", "hybrid_gmn_similarity"}
+    for chosen in (["ast_ted", "relpm"], ["gmn_similarity"], ["relpm", "ast_ted", "relpm"]):
+        opts = json.dumps({"components": chosen, "databases": "gold"})
+        s = components(host, gold, pred, options=opts)
+        assert set(s["components"]) == set(chosen)
+        for name, score in s["components"].items():
+            assert score == every["components"][name]
+        mean = sum(s["components"].values()) / len(s["components"])
+        low, high = s["band"]
+        assert s["structural"] == pytest.approx(mean)
+        assert s["score"] == pytest.approx(low + (high - low) * mean)
+        assert host.value("SELECT sql_similarity(?, ?, ?, ?)", [gold, pred, DDL, opts]) == pytest.approx(s["score"])
+    for bad in ([], "relpm", ["relpm", "bleu"]):
+        with pytest.raises(HostError, match=r"sql_similarity\(\): argument 'options'.*'components' must be a non-empty"):
+            host.value("SELECT sql_similarity(?, ?, ?, ?)", [gold, pred, DDL, json.dumps({"components": bad})])
+    with pytest.raises(HostError, match=r"sql_equivalent\(\): argument 'options'.*unknown option 'components'"):
+        host.value("SELECT sql_equivalent(?, ?, ?, ?)", [gold, pred, DDL, '{"components": ["relpm"]}'])
+
+
 def test_many_rows_in_one_statement(host):
     host.rows("DROP TABLE IF EXISTS sim_pairs")
     host.rows("CREATE TABLE sim_pairs (gold TEXT, pred TEXT)")

@@ -1,0 +1,168 @@
+//! The options argument of `sql_similarity`: ParSEval's settings for its verdict, and `components`, the structural scores it averages (all four by default; fewer is faster).
+//!
+//! ```sql
+//! -- the fastest setting: the gold's databases only, no neural component
+//! SELECT sql_similarity(gold, pred, schema, '{"databases": "gold", "components": ["ast_ted", "relpm"]}')
+//! ```
+
+use serde_json::Value as Json;
+
+use crate::error::Result;
+use crate::options::OptionsArg;
+use crate::parseval::options::Semantics;
+use crate::parseval::Options;
+
+/// Every structural component, in the order of `sql_similarity_components`' JSON.
+pub const NAMES: [&str; 4] = [
+    "ast_ted",
+    "relpm",
+    "gmn_similarity",
+    "hybrid_gmn_similarity",
+];
+
+/// The key of the option.
+const KEY: &str = "components";
+
+/// Which structural components enter the mean.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Components {
+    /// Bit `i` set: `NAMES[i]` is chosen.
+    chosen: u8,
+    /// Named in the options: a chosen GMN whose model is missing is an error, not left out.
+    named: bool,
+}
+
+impl Default for Components {
+    /// All four; a GMN whose model is not installed is left out.
+    fn default() -> Self {
+        Components {
+            chosen: (1 << NAMES.len()) - 1,
+            named: false,
+        }
+    }
+}
+
+impl Components {
+    /// Whether `name` (one of [`NAMES`]) is chosen.
+    pub fn has(self, name: &str) -> bool {
+        NAMES
+            .iter()
+            .position(|n| *n == name)
+            .is_some_and(|i| self.chosen & (1 << i) != 0)
+    }
+
+    /// True when the options named the components (a missing model is then an error).
+    pub fn named(self) -> bool {
+        self.named
+    }
+
+    /// The components of the option's value: a non-empty JSON array of names from [`NAMES`].
+    fn parse(value: &Json) -> std::result::Result<Components, String> {
+        let expected = || {
+            format!(
+                "'{KEY}' must be a non-empty array of names from {}, got {value}",
+                NAMES.join(", ")
+            )
+        };
+        let items = value
+            .as_array()
+            .filter(|a| !a.is_empty())
+            .ok_or_else(expected)?;
+        let mut chosen = 0u8;
+        for item in items {
+            let i = item
+                .as_str()
+                .and_then(|s| NAMES.iter().position(|n| *n == s))
+                .ok_or_else(expected)?;
+            chosen |= 1 << i;
+        }
+        Ok(Components {
+            chosen,
+            named: true,
+        })
+    }
+}
+
+/// `sql_similarity`'s options: the verdict's (ParSEval's) and the components.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SimilarityOptions {
+    pub verdict: Options,
+    pub components: Components,
+}
+
+/// Parses the options argument of `function` (`sql_similarity` or its `_components` form):
+/// ParSEval's keys with `semantics` defaulting to `semantics`, and `components`.
+pub fn parse(
+    function: &'static str,
+    text: Option<&str>,
+    semantics: Semantics,
+) -> Result<SimilarityOptions> {
+    let arg = OptionsArg { function };
+    let Some(map) = arg.object(text)? else {
+        return Ok(SimilarityOptions {
+            verdict: Options {
+                semantics,
+                ..Options::default()
+            },
+            components: Components::default(),
+        });
+    };
+    let verdict = Options::from_object(function, &map, semantics, &[KEY])?;
+    let components = match map.get(KEY) {
+        Some(value) => Components::parse(value).map_err(|m| arg.error(m))?,
+        None => Components::default(),
+    };
+    Ok(SimilarityOptions {
+        verdict,
+        components,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn all_by_default_or_the_named_ones() {
+        let o = parse("f", None, Semantics::TestSuite).unwrap();
+        assert!(NAMES.iter().all(|n| o.components.has(n)) && !o.components.named());
+        assert_eq!(o.verdict.semantics, Semantics::TestSuite);
+        let o = parse(
+            "f",
+            Some(r#"{"components": ["relpm", "ast_ted"], "databases": "gold"}"#),
+            Semantics::TestSuite,
+        )
+        .unwrap();
+        assert!(o.components.has("relpm") && o.components.has("ast_ted"));
+        assert!(!o.components.has("gmn_similarity") && o.components.named());
+        assert_eq!(o.verdict.databases.name(), "gold");
+    }
+
+    #[test]
+    fn bad_values_name_the_option() {
+        for bad in [r#"[]"#, r#""relpm""#, r#"["relpm", "bleu"]"#, r#"[1]"#] {
+            let text = format!(r#"{{"components": {bad}}}"#);
+            let e = parse("sql_similarity", Some(&text), Semantics::TestSuite)
+                .unwrap_err()
+                .to_string();
+            assert!(
+                e.contains("sql_similarity")
+                    && e.contains("'components' must be a non-empty array"),
+                "{e}"
+            );
+        }
+        let e = parse(
+            "sql_similarity",
+            Some(r#"{"bleu": 1}"#),
+            Semantics::TestSuite,
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("prediction_mode, components)"), "{e}");
+        // the verdict functions do not take it
+        let e = Options::parse("sql_equivalent", Some(r#"{"components": ["relpm"]}"#))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("unknown option 'components'"), "{e}");
+    }
+}
