@@ -19,7 +19,7 @@ use crate::error::{Error, Result};
 use crate::gmn::{pair_graph, runtime, Model};
 use crate::metrics::{ast_ted, relpm, DEFAULT_ALPHA, DEFAULT_BETA};
 use crate::parseval::options::Semantics;
-use crate::parseval::{decide_cached, Evidence, Verdict};
+use crate::parseval::{decide_cached, Decision, Evidence, Verdict};
 use crate::schema::{schema_argument, ParsedSchema};
 use components::{Components, SimilarityOptions};
 
@@ -40,7 +40,8 @@ pub const UNDECIDED: Band = Band {
     low: 0.05,
     high: 0.95,
 };
-/// Band of a pair that differs only on databases with NULLs or with nothing qualifying.
+/// Band of a pair that differs only on databases with NULLs or with nothing qualifying, or, under
+/// `test-suite` semantics, only by tie-breaking at a LIMIT cut-off.
 pub const WEAK_COUNTEREXAMPLE: Band = Band {
     low: 0.1,
     high: 0.45,
@@ -94,9 +95,14 @@ impl Similarity {
     }
 }
 
-/// The band a verdict places a pair in.
-pub fn band(verdict: &Verdict) -> Band {
-    match verdict {
+/// The band a decision places a pair in: a pair that differs only by tie-breaking at a LIMIT
+/// cut-off under `test-suite` semantics ([`Decision::tie_dependent`]) is weak evidence, as one
+/// that differs only with NULLs.
+pub fn band(decision: &Decision) -> Band {
+    if decision.tie_dependent() {
+        return WEAK_COUNTEREXAMPLE;
+    }
+    match &decision.verdict {
         Verdict::Equivalent => EQUIVALENT,
         Verdict::Unknown(_) => UNDECIDED,
         Verdict::Different(c) => match c.evidence {
@@ -195,7 +201,7 @@ pub fn sql_similarity(
     let components = structural_components(gold, pred, schema, options.components)?;
     let structural = components.iter().map(|c| c.score).sum::<f64>() / components.len() as f64;
     let decision = decide_cached(gold, pred, schema, &options.verdict)?;
-    let band = band(&decision.verdict);
+    let band = band(&decision);
     let evidence = match &decision.verdict {
         Verdict::Different(c) => Some(c.evidence),
         _ => None,

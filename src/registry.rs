@@ -70,7 +70,8 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
         returns: SqlType::Real,
         doc: "The recommended score in [0, 1]. The sql_equivalent verdict sets a band: [0.5, 1] \
               when no generated database tells the queries apart, [0, 0.25] for a counterexample \
-              on ordinary data, [0.1, 0.45] for one that needs NULLs or empty input, [0.05, 0.95] \
+              on ordinary data, [0.1, 0.45] for one that needs NULLs or empty input (or, under \
+              test-suite semantics, a difference only in which tied rows a LIMIT keeps), [0.05, 0.95] \
               undecided; the mean of the structural scores places the pair inside it. Options as \
               sql_equivalent, except that semantics defaults to test-suite (the rule of the \
               labels it is measured on); the verdict is shared with sql_equivalent under the \
@@ -317,7 +318,8 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
               removed from both queries when keep_distinct is false; row order counts under \
               the gold's ORDER BY except with set; under test-suite a difference that only \
               databases with NULL values show is NULL, as test-suite databases rarely hold such \
-              NULLs), databases (both, the default: the gold's \
+              NULLs, and so is one only in which tied rows a LIMIT keeps, which test-suite's own \
+              databases decide), databases (both, the default: the gold's \
               generated databases and the prediction's own; gold: the gold's alone, generated \
               once per gold and reused, about twice as fast for sql_similarity), \
               prediction_mode (the prediction's search: one-negative, the default, or as mode).",

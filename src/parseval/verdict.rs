@@ -68,8 +68,12 @@ impl Decision {
     /// NULL values show is None: test-suite evaluation runs databases sampled from real data,
     /// where such NULLs (a NULL foreign key or join column the schema allows) are rare, and its
     /// labels call most such pairs equivalent (docs/semantics.md).
+    ///
+    /// Likewise a pair that differs only by tie-breaking at a LIMIT cut-off
+    /// ([`Self::tie_dependent`]).
     pub fn value(&self) -> Option<i64> {
         match &self.verdict {
+            Verdict::Equivalent if self.tie_dependent() => None,
             Verdict::Equivalent => Some(1),
             Verdict::Different(c) if self.null_dependent_under_test_suite(c) => None,
             Verdict::Different(_) => Some(0),
@@ -77,21 +81,48 @@ impl Decision {
         }
     }
 
+    /// Under `test-suite` semantics, no counterexample but databases on which the results differ
+    /// only by which tied rows a LIMIT keeps: test-suite evaluation compares the rows SQLite
+    /// returns on its own databases, where ties at the cut-off are common (few rows, counts) and
+    /// each query's plan breaks them its own way, so whether it counts them equal is not known
+    /// here; its labels mostly say different (docs/semantics.md).
+    pub fn tie_dependent(&self) -> bool {
+        matches!(self.verdict, Verdict::Equivalent)
+            && self.semantics == Semantics::TestSuite
+            && self.tie_databases > 0
+    }
+
     fn null_dependent_under_test_suite(&self, c: &Counterexample) -> bool {
         self.semantics == Semantics::TestSuite && c.evidence == Evidence::NullDependent
+    }
+
+    /// Whose databases decided, for the reason: nothing for both queries'.
+    fn databases_of_text(&self) -> &'static str {
+        match self.databases_of {
+            Databases::Both => "",
+            Databases::Gold => " (the gold query's only)",
+        }
     }
 
     /// One sentence saying why.
     pub fn reason(&self) -> String {
         match &self.verdict {
+            Verdict::Equivalent if self.tie_dependent() => format!(
+                "unknown: same results under test-suite semantics on {} generated databases{} \
+                 covering {} of {} plan branches, except {} on which they differ only by \
+                 tie-breaking at a LIMIT cut-off (test-suite evaluation's databases break such \
+                 ties by SQLite's row order)",
+                self.databases.saturating_sub(self.tie_databases),
+                self.databases_of_text(),
+                self.covered,
+                self.branches,
+                self.tie_databases
+            ),
             Verdict::Equivalent => format!(
                 "equivalent: same results under {} semantics on {} generated databases{} covering {} of {} plan branches{}",
                 semantics_name(self.semantics),
                 self.databases.saturating_sub(self.tie_databases),
-                match self.databases_of {
-                    Databases::Both => "",
-                    Databases::Gold => " (the gold query's only)",
-                },
+                self.databases_of_text(),
                 self.covered,
                 self.branches,
                 match self.tie_databases {
