@@ -5,7 +5,8 @@
 //!
 //! The verdict comes from ParSEval ([`crate::parseval::decide_cached`]): a pair that no
 //! generated database tells apart scores in [0.5, 1]; a counterexample on ordinary data caps the
-//! score at 0.25, one that needs NULL values or empty input at 0.45; an undecided pair spans
+//! score at 0.25, one that needs NULL values or empty input (or, under `test-suite` semantics,
+//! that differs only by tie-breaking at a LIMIT cut-off) at 0.45; an undecided pair spans
 //! [0.05, 0.95]. Within its band the score rises linearly with the structural similarity, the
 //! mean of AST-TE, RelPM and the two GMN scores (these where their models are installed; the
 //! option `components` picks fewer, see [`components`]). The verdict compares results under
