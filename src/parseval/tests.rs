@@ -219,10 +219,8 @@ fn ties_at_a_limit_cut_off_are_no_counterexample() {
     assert!(
         suite
             .reason()
-            .starts_with("unknown: same results under test-suite semantics")
-            && suite
-                .reason()
-                .contains("differ only by tie-breaking at a LIMIT cut-off"),
+            .starts_with("unknown: under test-suite semantics the results differ only by tie-breaking at a LIMIT cut-off (")
+            && suite.reason().contains(" generated databases covering "),
         "{}",
         suite.reason()
     );
