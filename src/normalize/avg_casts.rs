@@ -26,13 +26,13 @@ pub struct AvgCasts;
 struct Rewrite;
 
 /// True for the name of a floating-point type, however the dialect spells it.
-fn is_float_type(name: &str) -> bool {
+pub(super) fn is_float_type(name: &str) -> bool {
     let n = name.to_ascii_uppercase();
     n.starts_with("DOUBLE") || n.starts_with("REAL") || n.starts_with("FLOAT")
 }
 
 /// The operand of `e` when it is a floating-point cast.
-fn float_cast_operand(e: &mut Expr) -> Option<Expr> {
+pub(super) fn float_cast_operand(e: &Expr) -> Option<Expr> {
     match e {
         Expr::Cast {
             kind: CastKind::Cast | CastKind::DoubleColon,

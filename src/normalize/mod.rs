@@ -9,6 +9,7 @@
 
 pub(crate) mod avg_casts;
 pub(crate) mod commutative_order;
+pub(crate) mod comparison_casts;
 pub(crate) mod database_qualifiers;
 pub(crate) mod double_quoted_strings;
 pub(crate) mod fetch_as_limit;
@@ -51,8 +52,11 @@ pub trait Pass: Sync {
 ///    into `LIMIT m OFFSET n` before
 /// 9. `avg_casts` drops Calcite's floating-point cast inside AVG (any position after the
 ///    identifier passes would do; it changes no spelling the others look at).
-/// 10. `literals` canonicalizes numbers and string quoting, so that
-/// 11. `commutative_order`, last, sorts operands by their final printed form: any earlier change of
+/// 10. `literals` canonicalizes numbers and string quoting, before
+/// 11. `comparison_casts` drops the floating-point cast Calcite puts on a column compared with a
+///     decimal literal: it looks for number literals, which `literals` may have made of strings
+///     (run before it, a second normalization would find more to drop), and then
+/// 12. `commutative_order`, last, sorts operands by their final printed form: any earlier change of
 ///     spelling would change the sort keys.
 pub static PASSES: &[&dyn Pass] = &[
     &double_quoted_strings::DoubleQuotedStrings,
@@ -66,6 +70,7 @@ pub static PASSES: &[&dyn Pass] = &[
     &fetch_as_limit::FetchAsLimit,
     &avg_casts::AvgCasts,
     &literals::Literals,
+    &comparison_casts::ComparisonCasts,
     &commutative_order::CommutativeOrder,
 ];
 

@@ -123,3 +123,15 @@ def test_many_rows_in_one_statement(host):
         host.rows("INSERT INTO sim_pairs VALUES (?, ?)", [g, p])
     got = host.rows(f"SELECT sql_similarity(gold, pred, '{DDL}') FROM sim_pairs")
     assert len(got) == 40 and all(r[0] is not None and r[0] < 0.5 for r in got)
+
+
+def test_calcite_casts_are_printing_not_structure(host):
+    """Calcite's float casts (AVG, a column met by a decimal literal) leave AST-TE at 1 and the
+    score near 1 (value-changing casts stay: tests/integration/plan_rules.rs)."""
+    for gold, pred in (
+        ("SELECT avg(age) FROM singer", "SELECT AVG(CAST(`age` AS DOUBLE)) AS `EXPR$0` FROM `singer`"),
+        ("SELECT name FROM singer WHERE age > 20.5", "SELECT `name` FROM `singer` WHERE CAST(`age` AS DOUBLE) > 20.5"),
+    ):
+        s = components(host, gold, pred)
+        assert s["verdict"] == 1 and s["components"]["ast_ted"] == 1.0, s
+        assert s["score"] >= 0.99, s
