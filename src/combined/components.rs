@@ -98,15 +98,7 @@ pub fn parse(
     semantics: Semantics,
 ) -> Result<SimilarityOptions> {
     let arg = OptionsArg { function };
-    let Some(map) = arg.object(text)? else {
-        return Ok(SimilarityOptions {
-            verdict: Options {
-                semantics,
-                ..Options::default()
-            },
-            components: Components::default(),
-        });
-    };
+    let map = arg.object(text)?.unwrap_or_default();
     let verdict = Options::from_object(function, &map, semantics, &[KEY])?;
     let components = match map.get(KEY) {
         Some(value) => Components::parse(value).map_err(|m| arg.error(m))?,

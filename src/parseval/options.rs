@@ -164,17 +164,13 @@ impl Options {
         text: Option<&str>,
         semantics: Semantics,
     ) -> Result<Options> {
-        match (OptionsArg { function }).object(text)? {
-            None => Ok(Options {
-                semantics,
-                ..Options::default()
-            }),
-            Some(map) => Options::from_object(function, &map, semantics, &[]),
-        }
+        let map = (OptionsArg { function }).object(text)?.unwrap_or_default();
+        Options::from_object(function, &map, semantics, &[])
     }
 
-    /// The options of the JSON object `map` of `function`'s options argument; keys in `others`
-    /// are the caller's own settings, skipped here (and listed among the known ones).
+    /// The options of the JSON object `map` of `function`'s options argument (empty: the
+    /// defaults); keys in `others` are the caller's own settings, skipped here (and listed among
+    /// the known ones).
     pub fn from_object(
         function: &'static str,
         map: &serde_json::Map<String, serde_json::Value>,
