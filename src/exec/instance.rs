@@ -151,17 +151,16 @@ impl From<LoadError> for crate::error::Error {
 /// next database of the same schema on this thread ([`super::reuse`]).
 pub fn open_database(schema: &Schema, db: &Database) -> Result<Loaded, LoadError> {
     let sqlite = |e: rusqlite::Error| LoadError::Sqlite(e.to_string());
-    let creates = create_statements(schema);
     let create = || {
         let conn = Connection::open_in_memory().map_err(sqlite)?;
         super::functions::register(&conn).map_err(sqlite)?;
-        for stmt in &creates {
+        for stmt in &create_statements(schema) {
             conn.execute(stmt, [])
                 .map_err(|e| LoadError::Rejected(format!("{stmt}: {e}")))?;
         }
         Ok(conn)
     };
-    let mut empty = reuse::take(&creates.join(";\n"), create, sqlite)?;
+    let mut empty = reuse::take(schema, create, sqlite)?;
     for t in &db.tables {
         let Some(table) = schema.tables.get(t.table) else {
             return Err(LoadError::NoTable(t.table));

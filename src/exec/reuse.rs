@@ -18,14 +18,16 @@ use std::ops::Deref;
 
 use rusqlite::Connection;
 
+use crate::schema::Schema;
+
 /// Idle connections kept per thread (of any schemas).
 const IDLE_PER_THREAD: usize = 8;
 /// Prepared `INSERT` and `DELETE` statements kept per connection.
 const STATEMENTS_PER_CONNECTION: usize = 64;
 
 struct Idle {
-    /// The schema's `CREATE TABLE` statements, joined: which tables the connection has.
-    schema: String,
+    /// The schema whose tables the connection has.
+    schema: Schema,
     conn: Connection,
     /// Tables holding rows (quoted names).
     filled: Vec<String>,
@@ -70,17 +72,17 @@ impl Drop for Loaded {
     }
 }
 
-/// An empty connection with the tables of `schema` (its `create` statements, joined as `key`):
-/// an idle one of this thread, emptied, or a new one made by `create`.
+/// An empty connection with the tables of `schema`: an idle one of this thread, emptied, or a
+/// new one made by `create` (which alone formats and runs the `CREATE TABLE` statements).
 pub fn take<E>(
-    key: &str,
+    schema: &Schema,
     create: impl FnOnce() -> Result<Connection, E>,
     sqlite: impl Fn(rusqlite::Error) -> E,
 ) -> Result<Empty, E> {
     let reused = IDLE
         .try_with(|list| {
             let mut list = list.borrow_mut();
-            let at = list.iter().rposition(|i| i.schema == key)?;
+            let at = list.iter().rposition(|i| i.schema == *schema)?;
             Some(list.remove(at))
         })
         .ok()
@@ -105,7 +107,7 @@ pub fn take<E>(
             let conn = create()?;
             conn.set_prepared_statement_cache_capacity(STATEMENTS_PER_CONNECTION);
             Idle {
-                schema: key.to_string(),
+                schema: schema.clone(),
                 conn,
                 filled: Vec::new(),
             }
