@@ -7,9 +7,8 @@
 //! visitors recurse as deep as the AST, which the parser's recursion limit
 //! (`crate::parse::RECURSION_LIMIT`) bounds.
 
-pub(crate) mod avg_casts;
+pub(crate) mod calcite_casts;
 pub(crate) mod commutative_order;
-pub(crate) mod comparison_casts;
 pub(crate) mod database_qualifiers;
 pub(crate) mod double_quoted_strings;
 pub(crate) mod fetch_as_limit;
@@ -50,13 +49,11 @@ pub trait Pass: Sync {
 ///    relies on the parentheses being gone where they are no-ops.
 /// 8. `fetch_as_limit` turns standard SQL's `OFFSET n ROWS FETCH NEXT m ROWS ONLY` (Calcite's)
 ///    into `LIMIT m OFFSET n` before
-/// 9. `avg_casts` drops Calcite's floating-point cast inside AVG (any position after the
-///    identifier passes would do; it changes no spelling the others look at).
-/// 10. `literals` canonicalizes numbers and string quoting, before
-/// 11. `comparison_casts` drops the floating-point cast Calcite puts on a column compared with a
-///     decimal literal: it looks for number literals, which `literals` may have made of strings
+/// 9. `literals` canonicalizes numbers and string quoting, before
+/// 10. `calcite_casts` drops Calcite's floating-point casts inside AVG and on a column compared
+///     with a number: it looks for number literals, which `literals` may have made of strings
 ///     (run before it, a second normalization would find more to drop), and then
-/// 12. `commutative_order`, last, sorts operands by their final printed form: any earlier change of
+/// 11. `commutative_order`, last, sorts operands by their final printed form: any earlier change of
 ///     spelling would change the sort keys.
 pub static PASSES: &[&dyn Pass] = &[
     &double_quoted_strings::DoubleQuotedStrings,
@@ -68,9 +65,8 @@ pub static PASSES: &[&dyn Pass] = &[
     &noop_syntax::NoopSyntax,
     &flatten_boolean::FlattenBoolean,
     &fetch_as_limit::FetchAsLimit,
-    &avg_casts::AvgCasts,
     &literals::Literals,
-    &comparison_casts::ComparisonCasts,
+    &calcite_casts::CalciteCasts,
     &commutative_order::CommutativeOrder,
 ];
 
