@@ -18,6 +18,14 @@ fn verdict_with(gold: &str, pred: &str, o: &Options) -> Decision {
     decide(gold, pred, s, o)
 }
 
+/// The default options under `test-suite` semantics.
+fn test_suite() -> Options {
+    Options {
+        semantics: options::Semantics::TestSuite,
+        ..Options::default()
+    }
+}
+
 fn value(gold: &str, pred: &str) -> Option<i64> {
     let d = verdict(gold, pred);
     eprintln!("{gold} | {pred}: {} ({:?})", d.reason(), d.elapsed);
@@ -209,10 +217,7 @@ fn ties_at_a_limit_cut_off_are_no_counterexample() {
     assert!(bag.tie_databases > 0 && bag.reason().contains("set aside"));
     // under test-suite semantics which tied row a LIMIT keeps is SQLite's row order on
     // test-suite's own databases: no verdict, and the reason says why
-    let ts = Options {
-        semantics: options::Semantics::TestSuite,
-        ..Options::default()
-    };
+    let ts = test_suite();
     let suite = verdict_with(g, p, &ts);
     assert!(suite.tie_dependent(), "{}", suite.reason());
     assert_eq!(suite.value(), None);
@@ -492,11 +497,7 @@ fn a_null_only_difference_is_no_verdict_under_test_suite() {
     );
     let bag = verdict(gold, pred);
     assert_eq!(bag.value(), Some(0), "{}", bag.reason());
-    let test_suite = Options {
-        semantics: options::Semantics::TestSuite,
-        ..Options::default()
-    };
-    let d = verdict_with(gold, pred, &test_suite);
+    let d = verdict_with(gold, pred, &test_suite());
     assert!(
         matches!(&d.verdict, Verdict::Different(c) if c.evidence == evidence::Evidence::NullDependent),
         "{}",
