@@ -9,7 +9,7 @@ fn compute(args: &Args<'_>, name: &'static str) -> Result<Similarity> {
     let opts = options(name, args.opt_text(3)?)?;
     combined::sql_similarity(args.text(0)?, args.text(1)?, args.opt_text(2)?, &opts).map_err(|e| {
         match e {
-            Error::Unavailable(m) => Error::Unavailable(format!("{name}(): {m}")),
+            Error::Unavailable(m) => args.unavailable(m),
             e => args.rename_error(2, e),
         }
     })

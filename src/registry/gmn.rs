@@ -41,8 +41,7 @@ fn similarity(args: &Args<'_>, model: Model) -> Result<Output> {
     let Some(pair) = row_graph(args, model)? else {
         return Ok(Output::Null);
     };
-    let scores = runtime::score_batch(model, &[&pair])
-        .map_err(|e| Error::Unavailable(format!("{}(): {e}", args.function())))?;
+    let scores = runtime::score_batch(model, &[&pair]).map_err(|e| args.unavailable(e))?;
     Ok(scores.first().map_or(Output::Null, |s| Output::Real(*s)))
 }
 
@@ -64,9 +63,7 @@ const BATCH_ADJACENCY: usize = 1 << 23;
 /// The graph of one row's pair, once the runtime and the model are known to be there (the
 /// per-row half of a batched call); `None` when there is no graph (the row scores NULL).
 fn row_graph(args: &Args<'_>, model: Model) -> Result<Option<PairGraph>> {
-    let unavailable =
-        |e: runtime::RuntimeError| Error::Unavailable(format!("{}(): {e}", args.function()));
-    runtime::check(model).map_err(unavailable)?;
+    runtime::check(model).map_err(|e| args.unavailable(e))?;
     let schema = schema(args, 2)?;
     Ok(pair_graph(
         args.text(0)?,

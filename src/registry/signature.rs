@@ -164,6 +164,11 @@ impl<'a> Args<'a> {
         }
     }
 
+    /// An `Error::Unavailable` naming this function: what it needs is not installed or failed.
+    pub fn unavailable(&self, message: impl std::fmt::Display) -> Error {
+        Error::Unavailable(format!("{}(): {message}", self.function()))
+    }
+
     /// An error about argument `index` with a free-form message ("has unknown option 'x'").
     pub fn invalid(&self, index: usize, message: impl Into<String>) -> Error {
         self.argument_error(index, message.into())
