@@ -160,7 +160,7 @@ pub fn open_database(schema: &Schema, db: &Database) -> Result<Loaded, LoadError
         }
         Ok(conn)
     };
-    let mut empty = reuse::take(schema, create, sqlite)?;
+    let mut empty = reuse::take(schema, create)?;
     for t in &db.tables {
         let Some(table) = schema.tables.get(t.table) else {
             return Err(LoadError::NoTable(t.table));

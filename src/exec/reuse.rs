@@ -58,26 +58,36 @@ impl Deref for Loaded {
 impl Drop for Loaded {
     fn drop(&mut self) {
         if let Some(idle) = self.idle.take() {
-            // a connection that cannot be made writable again is not reused
-            if idle.conn.execute_batch("PRAGMA query_only = 0").is_ok() {
-                let _ = IDLE.try_with(|list| {
-                    let mut list = list.borrow_mut();
-                    if list.len() >= IDLE_PER_THREAD {
-                        list.remove(0);
-                    }
-                    list.push(idle);
-                });
-            }
+            let _ = IDLE.try_with(|list| {
+                let mut list = list.borrow_mut();
+                if list.len() >= IDLE_PER_THREAD {
+                    list.remove(0);
+                }
+                list.push(idle);
+            });
         }
     }
 }
 
+/// Makes an idle connection writable and empty again: its filled tables emptied, the pragmas a
+/// load or a query set back to SQLite's defaults.
+fn reset(idle: &mut Idle) -> rusqlite::Result<()> {
+    idle.conn
+        .execute_batch("PRAGMA query_only = 0; PRAGMA reverse_unordered_selects = 0")?;
+    for table in idle.filled.drain(..) {
+        idle.conn
+            .prepare_cached(&format!("DELETE FROM {table}"))?
+            .execute([])?;
+    }
+    Ok(())
+}
+
 /// An empty connection with the tables of `schema`: an idle one of this thread, emptied, or a
-/// new one made by `create` (which alone formats and runs the `CREATE TABLE` statements).
+/// new one made by `create` (which alone formats and runs the `CREATE TABLE` statements); an
+/// idle one that cannot be emptied is dropped.
 pub fn take<E>(
     schema: &Schema,
     create: impl FnOnce() -> Result<Connection, E>,
-    sqlite: impl Fn(rusqlite::Error) -> E,
 ) -> Result<Empty, E> {
     let reused = IDLE
         .try_with(|list| {
@@ -87,33 +97,20 @@ pub fn take<E>(
         })
         .ok()
         .flatten();
-    let idle = match reused {
-        Some(idle) => {
-            for table in &idle.filled {
-                idle.conn
-                    .prepare_cached(&format!("DELETE FROM {table}"))
-                    .and_then(|mut s| s.execute([]))
-                    .map_err(&sqlite)?;
-            }
-            idle.conn
-                .execute_batch("PRAGMA reverse_unordered_selects = 0")
-                .map_err(&sqlite)?;
-            Idle {
-                filled: Vec::new(),
-                ..idle
-            }
+    if let Some(mut idle) = reused {
+        if reset(&mut idle).is_ok() {
+            return Ok(Empty { idle });
         }
-        None => {
-            let conn = create()?;
-            conn.set_prepared_statement_cache_capacity(STATEMENTS_PER_CONNECTION);
-            Idle {
-                schema: schema.clone(),
-                conn,
-                filled: Vec::new(),
-            }
-        }
-    };
-    Ok(Empty { idle })
+    }
+    let conn = create()?;
+    conn.set_prepared_statement_cache_capacity(STATEMENTS_PER_CONNECTION);
+    Ok(Empty {
+        idle: Idle {
+            schema: schema.clone(),
+            conn,
+            filled: Vec::new(),
+        },
+    })
 }
 
 /// A connection with the schema's tables and no rows, being loaded.
