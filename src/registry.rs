@@ -71,13 +71,15 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
         doc: "The recommended score in [0, 1]. The sql_equivalent verdict sets a band: [0.5, 1] \
               when no generated database tells the queries apart, [0, 0.25] for a counterexample \
               on ordinary data, [0.1, 0.45] for one that needs NULLs or empty input (or, under \
-              test-suite semantics, a difference only in which tied rows a LIMIT keeps), [0.05, 0.95] \
-              undecided; the mean of the structural scores places the pair inside it. Options as \
-              sql_equivalent, except that semantics defaults to test-suite (the rule of the \
-              labels it is measured on); the verdict is shared with sql_equivalent under the \
-              same semantics (cache). Option components: a JSON array of the structural scores \
-              to average (ast_ted, relpm, gmn_similarity, hybrid_gmn_similarity; all by \
-              default): fewer is faster, see docs/SCALE.md.",
+              test-suite semantics, a difference only in which tied rows a LIMIT keeps), \
+              [0.25, 0.45] under test-suite semantics for a difference only with NULLs, \
+              [0.05, 0.95] undecided; the mean of the structural scores places the pair inside \
+              it. Options as sql_equivalent, except that semantics defaults to test-suite (the \
+              rule of the labels it is measured on); the verdict is shared with sql_equivalent \
+              under the same semantics (cache). Option components: a JSON array of the \
+              structural scores to average (ast_ted, relpm, gmn_similarity, \
+              hybrid_gmn_similarity; by default the two GMN scores, or ast_ted and relpm where \
+              neither model is installed); see docs/SCALE.md for faster choices.",
         deterministic: true,
         call: combined::sql_similarity,
         batch: None,

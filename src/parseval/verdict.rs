@@ -92,7 +92,9 @@ impl Decision {
             && self.tie_databases > 0
     }
 
-    fn null_dependent_under_test_suite(&self, c: &Counterexample) -> bool {
+    /// Under `test-suite` semantics, a counterexample that needs NULL values: no verdict, as
+    /// test-suite evaluation's databases rarely hold the NULLs that tell such queries apart.
+    pub fn null_dependent_under_test_suite(&self, c: &Counterexample) -> bool {
         self.semantics == Semantics::TestSuite && c.evidence == Evidence::NullDependent
     }
 

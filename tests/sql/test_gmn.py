@@ -201,3 +201,19 @@ def test_gmn_missing_runtime_or_model_is_a_clear_error(tmp_path):
     out = probe(d2, "SELECT hybrid_gmn_similarity(?, ?)", [GOLD, PRED])
     for host in ("sqlite", "duckdb"):
         assert "hybrid_gmn_similarity(): model hybrid_gmn.onnx not found: looked in" in out[host]
+
+
+def test_sql_similarity_falls_back_to_ast_ted_and_relpm_without_the_models(tmp_path):
+    """sql_similarity's default components are the two GMN scores; where ONNX Runtime or the
+    models are missing it averages AST-TE and RelPM instead of failing, and a GMN the options
+    name is a clear error."""
+    full = probe(install(tmp_path), "SELECT sql_similarity_components(?, ?)", [GOLD, PRED])
+    bare = install(tmp_path / "bare", runtime=False) if (tmp_path / "bare").mkdir() is None else None
+    out = probe(bare, "SELECT sql_similarity_components(?, ?)", [GOLD, PRED])
+    named = probe(bare, "SELECT sql_similarity(?, ?, NULL, ?)", [GOLD, PRED, '{"components": ["gmn_similarity"]}'])
+    for host in ("sqlite", "duckdb"):
+        assert sorted(json.loads(full[host][0][0])["components"]) == ["gmn_similarity", "hybrid_gmn_similarity"]
+        s = json.loads(out[host][0][0])
+        assert sorted(s["components"]) == ["ast_ted", "relpm"], s
+        assert s["structural"] == sum(s["components"].values()) / 2
+        assert "sql_similarity(): " in named[host] and "component gmn_similarity: ONNX Runtime not found" in named[host]

@@ -245,7 +245,7 @@ def test_explain_shows_verdict_components_and_counterexample(venv, host):
                    "--schema", FIXTURES / "tables.json", "--db-id", "shop", "--host", host).stdout
     assert "sql_similarity  0." in out
     assert "verdict reason  not equivalent" in out
-    assert "components (sql_similarity_components):" in out and "ast_ted" in out
+    assert "components (sql_similarity_components):" in out and "gmn_similarity" in out
     assert "counterexample database" in out and "item" in out
     assert "gold output:" in out and "pred output:" in out
 
