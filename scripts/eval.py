@@ -9,8 +9,9 @@ Each metric is a SQL function, called as `name(gold, pred, schema)` when its sig
 `schema` parameter and `name(gold, pred)` otherwise, or, when the text contains a parenthesis, a
 SQL expression over the columns `gold`, `pred`, `db_id` and `schema`, e.g.
 `astpm(gold, pred, 0.3, 0.5)`. `schema` is the pair's schema as scripts/pair_schemas.py builds it:
-the Spider tables.json entry of its db_id, a CREATE TABLE from WikiSQL's markdown, or NULL (the
-Spider-DK-only databases: inferred from the queries).
+the Spider tables.json entry of its db_id, a CREATE TABLE from WikiSQL's markdown, or, for the three
+Spider-DK-only databases, the tables.json-style entry built from the markdown schema their prompts
+show (schemas/spiderdk_schemas.json; until 2026-11-26 NULL, the schema inferred from the queries).
 
 For every labeled set in ../shared/data, each (metric, host) runs in a fresh worker process (sqlsim
 caches parsed queries, plans and verdicts process-wide, so a shared process would time one metric
@@ -102,7 +103,7 @@ def load_rows(name):
                 row = json.loads(line)
                 if row.get("label") is not None:
                     rows.append((row["gold"], row.get("pred"), int(row["label"]), row.get("db_id"),
-                                 pair_schema(row, DATA)))
+                                 pair_schema(row, DATA, spiderdk_markdown=True)))
     return rows
 
 

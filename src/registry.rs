@@ -323,7 +323,7 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
               NULLs, and so is one only in which tied rows a LIMIT keeps, which test-suite's own \
               databases decide), databases (both, the default: the gold's \
               generated databases and the prediction's own; gold: the gold's alone, generated \
-              once per gold and reused, about 2.7 times as fast for sql_similarity), \
+              once per gold and reused, 2.3 to 2.7 times as fast for sql_similarity), \
               prediction_mode (the prediction's search: one-negative, the default, or as mode).",
         deterministic: true,
         call: parseval::sql_equivalent,
