@@ -106,13 +106,10 @@ impl Similarity {
 }
 
 /// The band a decision places a pair in: a pair that differs only by tie-breaking at a LIMIT
-/// cut-off under `test-suite` semantics ([`Decision::tie_dependent`]) is weak evidence, as one
+/// cut-off ([`Evidence::TieBreaking`], under `test-suite` semantics) is weak evidence, as one
 /// that differs only with NULLs or on empty input; under `test-suite` semantics a pair that
-/// differs only with NULLs ranks above both.
+/// differs only with NULLs ranks above these.
 pub fn band(decision: &Decision) -> Band {
-    if decision.tie_dependent() {
-        return WEAK_COUNTEREXAMPLE;
-    }
     match &decision.verdict {
         Verdict::Equivalent => EQUIVALENT,
         Verdict::Unknown(_) => UNDECIDED,
@@ -121,7 +118,9 @@ pub fn band(decision: &Decision) -> Band {
         }
         Verdict::Different(c) => match c.evidence {
             Evidence::Ordinary => COUNTEREXAMPLE,
-            Evidence::NullDependent | Evidence::EmptyInput => WEAK_COUNTEREXAMPLE,
+            Evidence::NullDependent | Evidence::EmptyInput | Evidence::TieBreaking => {
+                WEAK_COUNTEREXAMPLE
+            }
         },
     }
 }

@@ -89,8 +89,8 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
         params: &[GOLD, PRED, SCHEMA, OPTIONS],
         returns: SqlType::Text,
         doc: "JSON explaining sql_similarity on the same arguments: score, verdict, evidence \
-              (ordinary, null-dependent, empty-input), reason, band, structural mean and each \
-              component score.",
+              (ordinary, null-dependent, empty-input, tie-breaking), reason, band, structural \
+              mean and each component score.",
         deterministic: true,
         call: combined::sql_similarity_components,
         batch: None,
@@ -320,8 +320,8 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
               removed from both queries when keep_distinct is false; row order counts under \
               the gold's ORDER BY except with set; under test-suite a difference that only \
               databases with NULL values show is NULL, as test-suite databases rarely hold such \
-              NULLs, and so is one only in which tied rows a LIMIT keeps, which test-suite's own \
-              databases decide), databases (both, the default: the gold's \
+              NULLs, and one only in which tied rows a LIMIT keeps is 0, as test-suite compares \
+              the rows SQLite returns; bag and set set such databases aside), databases (both, the default: the gold's \
               generated databases and the prediction's own; gold: the gold's alone, generated \
               once per gold and reused, 2.3 to 2.7 times as fast for sql_similarity), \
               prediction_mode (the prediction's search: one-negative, the default, or as mode).",

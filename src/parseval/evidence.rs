@@ -1,4 +1,4 @@
-//! How strong a counterexample is: whether the two queries differ on ordinary data, only through NULL values, or only on empty input.
+//! How strong a counterexample is: whether the two queries differ on ordinary data, only through NULL values, only on empty input, or (under `test-suite` semantics) only by tie-breaking at a LIMIT cut-off.
 
 use crate::exec::compare::Cell;
 use crate::exec::instance::{storage_class, Database, Outcome};
@@ -19,6 +19,11 @@ pub enum Evidence {
     /// and the other a single row of NULLs or zeros-from-nothing (e.g. `MAX(x)` against
     /// `ORDER BY x DESC LIMIT 1`).
     EmptyInput,
+    /// Under `test-suite` semantics only: they differ only in which of several tied rows a
+    /// LIMIT keeps (`ORDER BY count(*) DESC LIMIT 1` against the same with another tie-breaker).
+    /// Test-suite evaluation compares the rows SQLite returns, so such a database tells them
+    /// apart there; under `bag` and `set` it is set aside (the kept row is no query's meaning).
+    TieBreaking,
 }
 
 impl Evidence {
@@ -28,6 +33,7 @@ impl Evidence {
             Evidence::Ordinary => "ordinary",
             Evidence::NullDependent => "null-dependent",
             Evidence::EmptyInput => "empty-input",
+            Evidence::TieBreaking => "tie-breaking",
         }
     }
 

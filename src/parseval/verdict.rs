@@ -67,29 +67,15 @@ impl Decision {
     /// 1, 0 or None (NULL). Under `test-suite` semantics a difference that only databases with
     /// NULL values show is None: test-suite evaluation runs databases sampled from real data,
     /// where such NULLs (a NULL foreign key or join column the schema allows) are rare, and its
-    /// labels call most such pairs equivalent (docs/semantics.md).
-    ///
-    /// Likewise a pair that differs only by tie-breaking at a LIMIT cut-off
-    /// ([`Self::tie_dependent`]).
+    /// labels call most such pairs equivalent (docs/semantics.md). A pair that differs there only
+    /// by tie-breaking at a LIMIT cut-off is 0 ([`Evidence::TieBreaking`]).
     pub fn value(&self) -> Option<i64> {
         match &self.verdict {
-            Verdict::Equivalent if self.tie_dependent() => None,
             Verdict::Equivalent => Some(1),
             Verdict::Different(c) if self.null_dependent_under_test_suite(c) => None,
             Verdict::Different(_) => Some(0),
             Verdict::Unknown(_) => None,
         }
-    }
-
-    /// Under `test-suite` semantics, no counterexample but databases on which the results differ
-    /// only by which tied rows a LIMIT keeps: test-suite evaluation compares the rows SQLite
-    /// returns on its own databases, where ties at the cut-off are common (few rows, counts) and
-    /// each query's plan breaks them its own way, so whether it counts them equal is not known
-    /// here; its labels mostly say different (docs/semantics.md).
-    pub fn tie_dependent(&self) -> bool {
-        matches!(self.verdict, Verdict::Equivalent)
-            && self.semantics == Semantics::TestSuite
-            && self.tie_databases > 0
     }
 
     /// Under `test-suite` semantics, a counterexample that needs NULL values: no verdict, as
@@ -109,16 +95,6 @@ impl Decision {
     /// One sentence saying why.
     pub fn reason(&self) -> String {
         match &self.verdict {
-            Verdict::Equivalent if self.tie_dependent() => format!(
-                "unknown: under test-suite semantics the results differ only by tie-breaking at \
-                 a LIMIT cut-off ({} of {} generated databases{} covering {} of {} plan \
-                 branches), which test-suite evaluation's databases break by SQLite's row order",
-                self.tie_databases.min(self.databases),
-                self.databases,
-                self.databases_of_text(),
-                self.covered,
-                self.branches
-            ),
             Verdict::Equivalent => format!(
                 "equivalent: same results under {} semantics on {} generated databases{} covering {} of {} plan branches{}",
                 semantics_name(self.semantics),
@@ -142,9 +118,18 @@ impl Decision {
                     ),
                 };
                 let how = match c.evidence {
-                    Evidence::Ordinary => "",
-                    Evidence::NullDependent => " (only databases with NULL values tell them apart)",
-                    Evidence::EmptyInput => " (they differ only when nothing qualifies)",
+                    Evidence::Ordinary => String::new(),
+                    Evidence::NullDependent => {
+                        " (only databases with NULL values tell them apart)".into()
+                    }
+                    Evidence::EmptyInput => " (they differ only when nothing qualifies)".into(),
+                    Evidence::TieBreaking => format!(
+                        " (only by which tied rows a LIMIT keeps, on {} of {} generated \
+                         databases{}: test-suite evaluation compares the rows SQLite returns)",
+                        self.tie_databases.min(self.databases),
+                        self.databases,
+                        self.databases_of_text()
+                    ),
                 };
                 let rows = c.db.tables.iter().map(|t| t.rows.len()).sum::<usize>();
                 if self.null_dependent_under_test_suite(c) {
@@ -377,9 +362,13 @@ fn decide_with(
     if let Some(why) = checker.undecided(&suites[0]) {
         return finish(d, Verdict::Unknown(why));
     }
-    // databases whose only differences come from tie-breaking at a LIMIT cut-off decide nothing
+    // databases whose only differences come from tie-breaking at a LIMIT cut-off decide nothing,
+    // except under test-suite semantics, which compares the rows SQLite returns
     d.tie_databases = checker.ties;
-    finish(d, Verdict::Equivalent)
+    match checker.tie_counterexample() {
+        Some(c) => finish(d, Verdict::Different(Box::new(c))),
+        None => finish(d, Verdict::Equivalent),
+    }
 }
 
 /// Runs both queries on candidate databases, keeping what the verdict needs: how many generated
@@ -404,6 +393,8 @@ struct Checker<'a> {
     /// Generated databases SQLite rejected.
     invalid: usize,
     ties: usize,
+    /// Under `test-suite` semantics, the first database set aside for ties.
+    first_tie: Option<Database>,
     any_rows: bool,
     gold_failure: Option<String>,
     /// The strongest counterexample so far; the search stops at the first ordinary one.
@@ -433,6 +424,7 @@ impl<'a> Checker<'a> {
             tried: 0,
             invalid: 0,
             ties: 0,
+            first_tie: None,
             any_rows: false,
             gold_failure: None,
             best: None,
@@ -542,6 +534,9 @@ impl<'a> Checker<'a> {
         }
         if self.tie_at_cutoff(&conn, &c) {
             self.ties += 1;
+            if self.semantics == Semantics::TestSuite && self.first_tie.is_none() {
+                self.first_tie = Some(db.clone());
+            }
             return None;
         }
         // re-check on a fresh copy before reporting
@@ -585,6 +580,23 @@ impl<'a> Checker<'a> {
             }
             _ => self.base_order.clone(),
         }
+    }
+
+    /// Under `test-suite` semantics, the first database on which the results differ only by
+    /// tie-breaking at a LIMIT cut-off, re-checked on a fresh copy: test-suite evaluation compares
+    /// the rows SQLite returns, so it tells the queries apart there.
+    fn tie_counterexample(&mut self) -> Option<Counterexample> {
+        let db = self.first_tie.take()?;
+        let conn = open_database(self.schema, &db).ok()?;
+        let order = self.order(&conn);
+        let again = compare_with(&conn, self.gold, self.pred, &order, self.semantics);
+        drop(conn);
+        again.differ.then(|| Counterexample {
+            db,
+            gold: again.gold,
+            pred: again.pred,
+            evidence: Evidence::TieBreaking,
+        })
     }
 
     /// A difference `c` that comes from tie-breaking: at a LIMIT cut-off either result depends

@@ -149,13 +149,17 @@ def test_limit_ties_dates_and_thresholds(host):
     tie_gold = "SELECT country FROM singer GROUP BY country ORDER BY count(*) DESC LIMIT 1"
     tie_pred = "SELECT country FROM singer GROUP BY country ORDER BY count(*) DESC, country LIMIT 1"
     assert host.value("SELECT sql_equivalent(?, ?, ?)", [tie_gold, tie_pred, DDL]) == 1
-    # under test-suite semantics, test-suite's own databases break the tie: no verdict
+    # under test-suite semantics, which compares the rows SQLite returns, the tie database is a
+    # (weak) counterexample, and sql_counterexample returns it
     suite = '{"semantics": "test-suite"}'
-    assert host.value("SELECT sql_equivalent(?, ?, ?, ?)", [tie_gold, tie_pred, DDL, suite]) is None
+    assert host.value("SELECT sql_equivalent(?, ?, ?, ?)", [tie_gold, tie_pred, DDL, suite]) == 0
     reason = host.value("SELECT sql_equivalent_reason(?, ?, ?, ?)", [tie_gold, tie_pred, DDL, suite])
-    assert reason.startswith("unknown: ") and "differ only by tie-breaking at a LIMIT cut-off" in reason, reason
+    assert reason.startswith("not equivalent: ") and "(only by which tied rows a LIMIT keeps, on " in reason, reason
+    rows = host.table_call("sql_counterexample", [tie_gold, tie_pred], {"schema": DDL, "options": suite})
+    assert rows and rows[0][3] != rows[0][4]
+    assert not host.table_call("sql_counterexample", [tie_gold, tie_pred], {"schema": DDL})
     s = json.loads(host.value("SELECT sql_similarity_components(?, ?, ?)", [tie_gold, tie_pred, DDL]))
-    assert s["verdict"] is None and s["band"] == [0.1, 0.45], s  # the weak band, below NULL-only
+    assert (s["verdict"], s["evidence"], s["band"]) == (0, "tie-breaking", [0.1, 0.45]), s
     ev = "CREATE TABLE ev (id INTEGER PRIMARY KEY, day TEXT)"
     assert host.value("SELECT sql_equivalent(?, ?, ?)", [
         "SELECT id FROM ev WHERE STRFTIME('%Y', day) = '2012'",
