@@ -591,7 +591,7 @@ impl<'a> Checker<'a> {
         let order = self.order(&conn);
         let again = compare_with(&conn, self.gold, self.pred, &order, self.semantics);
         drop(conn);
-        again.differ.then(|| Counterexample {
+        again.differ.then_some(Counterexample {
             db,
             gold: again.gold,
             pred: again.pred,
