@@ -5,9 +5,9 @@ use std::str::FromStr;
 use z3::ast::{Bool, Int, Real, String as ZString};
 
 use super::execute::Executor;
-use super::speculation::lift;
+use super::speculation::{lift, literal_text};
 use super::symbolic::{as_real, cmp_terms, ite_val, Cmp, SymVal, Term, Truth};
-use crate::plan::{Expr, Literal, Op, Subquery, SubqueryKind};
+use crate::plan::{DataType, Expr, Literal, Op, Subquery, SubqueryKind};
 
 type Env = [(u32, SymVal)];
 
@@ -40,6 +40,25 @@ fn real_literal(f: f64) -> Option<Term> {
     Some(Term::Real(Real::from_rational(num, den)))
 }
 
+/// A number as SQLite renders it when it converts the number to text (`8`, `8.0`, `20.5`); None
+/// for a real whose rendering this does not reproduce (more than 15 significant digits, or
+/// outside ±10^15).
+fn sqlite_number_text(l: &Literal) -> Option<String> {
+    match l {
+        Literal::Integer(i) => Some(i.to_string()),
+        Literal::Real(r) if r.is_finite() && r.abs() < 1e15 => {
+            if r.fract() == 0.0 {
+                return Some(format!("{r:.1}"));
+            }
+            let text = r.to_string();
+            let digits = text.chars().filter(char::is_ascii_digit).count();
+            let leading = text.trim_start_matches('-').starts_with("0.");
+            (digits - usize::from(leading) <= 15).then_some(text)
+        }
+        _ => None,
+    }
+}
+
 /// A text literal compared with a number: SQLite converts it when it looks like a number.
 fn numeric_text(t: &Term, other: &Term) -> Option<Term> {
     let Term::Text(_) = t else { return None };
@@ -60,7 +79,7 @@ trait TextLiteral {
 impl TextLiteral for Term {
     fn as_text_literal(&self) -> Option<String> {
         match self {
-            Term::Text(s) => s.as_string(),
+            Term::Text(s) => literal_text(s),
             _ => None,
         }
     }
@@ -458,19 +477,38 @@ impl Executor<'_> {
         })
     }
 
+    /// The value of `e` compared with `other`, after SQLite's affinity rule for comparisons: a
+    /// number literal (no affinity) met by a table column of TEXT affinity compares as text, as
+    /// SQLite renders the number (`week < 8` on a TEXT `week` is `week < '8'`: '10' is not below
+    /// it). The reverse case, a text literal met by a numeric column, is [`numeric_text`]'s.
+    fn operand(&mut self, e: &Expr, other: &Expr, env: &Env) -> SymVal {
+        if let (Expr::Literal(l), Expr::Column(id)) = (e, other) {
+            let meta = self.columns.meta(*id);
+            if meta.origin.is_some() && meta.ty == DataType::Text {
+                if let Some(text) = sqlite_number_text(l) {
+                    return literal(&Literal::Text(text));
+                }
+            }
+        }
+        self.value(e, env)
+    }
+
     /// Comparisons, BETWEEN, IN (list) and LIKE (a literal pattern over a text term; otherwise
     /// unknown). None for any other call.
     fn comparison_truth(&mut self, op: &Op, args: &[Expr], env: &Env) -> Option<Truth> {
         Some(match op {
             op if op.is_comparison() && args.len() == 2 => {
-                let (a, b) = (self.value(&args[0], env), self.value(&args[1], env));
+                let (a, b) = (
+                    self.operand(&args[0], &args[1], env),
+                    self.operand(&args[1], &args[0], env),
+                );
                 self.compare(op, &a, &b)
             }
             Op::Between if args.len() == 3 => {
                 let (v, lo, hi) = (
                     self.value(&args[0], env),
-                    self.value(&args[1], env),
-                    self.value(&args[2], env),
+                    self.operand(&args[1], &args[0], env),
+                    self.operand(&args[2], &args[0], env),
                 );
                 Truth::and(&[
                     self.compare(&Op::GtEq, &v, &lo),
@@ -482,7 +520,7 @@ impl Executor<'_> {
                 let items: Vec<Truth> = args[1..]
                     .iter()
                     .map(|a| {
-                        let x = self.value(a, env);
+                        let x = self.operand(a, &args[0], env);
                         self.compare(&Op::Eq, &v, &x)
                     })
                     .collect();

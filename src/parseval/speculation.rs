@@ -113,13 +113,21 @@ pub fn lift_pair(
 ) -> Bool {
     match (branches(x), branches(y)) {
         (Some(a), Some(b)) if a * b <= MAX_LIFTED => split(x, &mut |x| {
-            split(y, &mut |y| match (x.as_string(), y.as_string()) {
+            split(y, &mut |y| match (literal_text(x), literal_text(y)) {
                 (Some(a), Some(b)) => Bool::from_bool(on_texts(&a, &b)),
                 _ => f(x, y),
             })
         }),
         _ => f(x, y),
     }
+}
+
+/// The text of `s` when it is a string literal (Z3's INTERNAL declaration kind), None for
+/// anything else: `ZString::as_string` answers "" for a variable (Z3 reports the misuse and
+/// returns an empty string), and an unconstrained text must never decide a comparison as "".
+pub fn literal_text(s: &ZString) -> Option<String> {
+    let literal = s.safe_decl().ok()?.kind() == DeclKind::Internal && s.children().is_empty();
+    literal.then(|| s.as_string()).flatten()
 }
 
 /// How many branches `s` splits into, None above [`MAX_LIFTED`].
@@ -330,6 +338,24 @@ mod tests {
         assert!(d.contains(&"2007-12-31".to_string()));
         assert_eq!(d.iter().filter(|t| *t == "x").count(), 1);
         assert_eq!(&d[d.len() - 3..], ["v1", "v2", "v3"]);
+    }
+
+    #[test]
+    fn only_literals_decide_a_comparison_in_rust() {
+        assert_eq!(
+            literal_text(&ZString::from_str("8").unwrap()).as_deref(),
+            Some("8")
+        );
+        let x = ZString::new_const("x");
+        assert_eq!(literal_text(&x), None);
+        // a variable against a literal is Z3's to decide, not "" < "8" (true)
+        let lt = lift_pair(
+            &x,
+            &ZString::from_str("8").unwrap(),
+            &|a, b| a.str_lt(b),
+            &|a, b| a < b,
+        );
+        assert_eq!(lt.as_bool(), None, "{lt}");
     }
 
     #[test]

@@ -514,3 +514,30 @@ fn a_null_only_difference_is_no_verdict_under_test_suite() {
     assert_eq!(d.value(), None);
     assert!(d.reason().starts_with("unknown: "), "{}", d.reason());
 }
+
+#[test]
+fn a_number_met_by_a_text_column_compares_as_text() {
+    // SQLite applies the column's TEXT affinity to the literal: `country < 8` is `country < '8'`,
+    // so the generator must find a text below '8' (before, it modelled no such comparison and the
+    // databases it generated left every row out: "both queries return no rows")
+    let (gold, pred) = (
+        "SELECT name FROM singer WHERE country < 8 AND name = 'x'",
+        "SELECT * FROM singer WHERE country < 8 AND name = 'x'",
+    );
+    assert_eq!(value(gold, pred), Some(0));
+    // BETWEEN and IN lists follow the same rule
+    assert_eq!(
+        value(
+            "SELECT name FROM singer WHERE country BETWEEN 1 AND 5",
+            "SELECT name FROM singer WHERE country BETWEEN '1' AND '5'"
+        ),
+        Some(1)
+    );
+    assert_eq!(
+        value(
+            "SELECT singer_id FROM singer WHERE country IN (7, 8)",
+            "SELECT singer_id, name FROM singer WHERE country IN (7, 8)"
+        ),
+        Some(0)
+    );
+}
