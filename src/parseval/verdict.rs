@@ -393,8 +393,8 @@ struct Checker<'a> {
     /// Generated databases SQLite rejected.
     invalid: usize,
     ties: usize,
-    /// Under `test-suite` semantics, the first database set aside for ties.
-    first_tie: Option<Database>,
+    /// Under `test-suite` semantics, the first database set aside for ties, with its row order.
+    first_tie: Option<(Database, RowOrder)>,
     any_rows: bool,
     gold_failure: Option<String>,
     /// The strongest counterexample so far; the search stops at the first ordinary one.
@@ -535,34 +535,28 @@ impl<'a> Checker<'a> {
         if self.tie_at_cutoff(&conn, &c) {
             self.ties += 1;
             if self.semantics == Semantics::TestSuite && self.first_tie.is_none() {
-                self.first_tie = Some(db.clone());
+                self.first_tie = Some((db.clone(), order));
             }
             return None;
         }
-        // re-check on a fresh copy before reporting
-        let again = open_database(self.schema, db)
-            .map(|conn| compare_with(&conn, self.gold, self.pred, &order, self.semantics));
-        if let Ok(again) = again {
-            if again.differ {
-                let found = strongest(
-                    self.schema,
-                    (self.gold, self.pred),
-                    (&order, self.semantics),
-                    listed,
-                    db,
-                    again,
-                );
-                if self
-                    .best
-                    .as_ref()
-                    .is_none_or(|b| found.evidence < b.evidence)
-                {
-                    self.best = Some(found);
-                }
-                if self.best.as_ref().map(|b| b.evidence) == Some(Evidence::Ordinary) {
-                    return self.best.take().map(|c| Verdict::Different(Box::new(c)));
-                }
-            }
+        let again = self.differ_again(db, &order)?;
+        let found = strongest(
+            self.schema,
+            (self.gold, self.pred),
+            (&order, self.semantics),
+            listed,
+            db,
+            again,
+        );
+        if self
+            .best
+            .as_ref()
+            .is_none_or(|b| found.evidence < b.evidence)
+        {
+            self.best = Some(found);
+        }
+        if self.best.as_ref().map(|b| b.evidence) == Some(Evidence::Ordinary) {
+            return self.best.take().map(|c| Verdict::Different(Box::new(c)));
         }
         None
     }
@@ -586,17 +580,22 @@ impl<'a> Checker<'a> {
     /// tie-breaking at a LIMIT cut-off, re-checked on a fresh copy: test-suite evaluation compares
     /// the rows SQLite returns, so it tells the queries apart there.
     fn tie_counterexample(&mut self) -> Option<Counterexample> {
-        let db = self.first_tie.take()?;
-        let conn = open_database(self.schema, &db).ok()?;
-        let order = self.order(&conn);
-        let again = compare_with(&conn, self.gold, self.pred, &order, self.semantics);
-        drop(conn);
-        again.differ.then_some(Counterexample {
+        let (db, order) = self.first_tie.take()?;
+        let again = self.differ_again(&db, &order)?;
+        Some(Counterexample {
             db,
             gold: again.gold,
             pred: again.pred,
             evidence: Evidence::TieBreaking,
         })
+    }
+
+    /// Both queries run again on a fresh copy of `db` (a counterexample is re-checked before it
+    /// is reported): the comparison when they still differ.
+    fn differ_again(&self, db: &Database, order: &RowOrder) -> Option<Comparison> {
+        let conn = open_database(self.schema, db).ok()?;
+        let again = compare_with(&conn, self.gold, self.pred, order, self.semantics);
+        again.differ.then_some(again)
     }
 
     /// A difference `c` that comes from tie-breaking: at a LIMIT cut-off either result depends

@@ -68,16 +68,23 @@ def test_sql_equivalent_disproves_with_a_counterexample(host, gold, pred):
 
 
 def test_counterexample_rows_rebuild_a_database_that_tells_the_queries_apart(sqlite_host):
-    import apsw
     gold, pred = DIFFERENT[0]
     rows = sqlite_host.table_call("sql_counterexample", [gold, pred, DDL])
+    con = rebuilt((table, row) for table, _, row, _, _ in rows)
+    assert sorted(con.execute(gold).fetchall()) != sorted(con.execute(pred).fetchall())
+
+
+def rebuilt(rows):
+    """A fresh SQLite database of DDL holding `rows`, (table name, row JSON) pairs as
+    sql_counterexample and parseval_generate return them."""
+    import apsw
     con = apsw.Connection(":memory:")
     con.execute(DDL)
-    for table, _, row, _, _ in rows:
+    for table, row in rows:
         obj = json.loads(row)
         cols = ", ".join(f'"{c}"' for c in obj)
         con.execute(f"INSERT INTO {table} ({cols}) VALUES ({', '.join('?' for _ in obj)})", list(obj.values()))
-    assert sorted(con.execute(gold).fetchall()) != sorted(con.execute(pred).fetchall())
+    return con
 
 
 def test_sql_equivalent_null_rules_and_reasons(host):
@@ -215,16 +222,10 @@ def test_text_columns_ordered_against_literals(host, sqlite_host):
     assert host.value("SELECT sql_equivalent(?, ?, ?)", [
         "SELECT name FROM singer WHERE country BETWEEN 1 AND 5",
         "SELECT name FROM singer WHERE country BETWEEN '1' AND '5'", DDL]) == 1
-    import apsw
     query = "SELECT singer_id FROM singer WHERE country < '8'"
     rows = sqlite_host.table_call("parseval_generate", [query, DDL])
     passing = {r[0] for r in rows if "Filter#2 some row passes" in r[4]}
     assert passing, rows
     for instance in passing:
-        con = apsw.Connection(":memory:")
-        con.execute(DDL)
-        for _, table, _, row, _ in (r for r in rows if r[0] == instance):
-            obj = json.loads(row)
-            cols = ", ".join(f'"{c}"' for c in obj)
-            con.execute(f"INSERT INTO {table} ({cols}) VALUES ({', '.join('?' for _ in obj)})", list(obj.values()))
+        con = rebuilt((table, row) for i, table, _, row, _ in rows if i == instance)
         assert con.execute(query).fetchall(), (instance, rows)
