@@ -145,6 +145,7 @@ fn group_keys(schema: &mut Schema) {
             pk.push(c);
         }
     }
+    complete_link_table_keys(schema);
     let mut open: Vec<ForeignKey> = Vec::new();
     let mut done: Vec<(usize, ForeignKey)> = Vec::new();
     let single = |a: usize, b: usize, to: usize| ForeignKey {
@@ -190,6 +191,35 @@ fn group_keys(schema: &mut Schema) {
     }
     for (from, fk) in done {
         schema.tables[from].foreign_keys.push(fk);
+    }
+}
+
+/// Reads a link table's one listed key column as the composite key it stands for.
+///
+/// Spider's tables.json lists at most one primary-key column per table (none of its 166
+/// databases lists two), so a composite key shows as its first column alone: `singer_in_concert`
+/// lists `concert_ID`, whose database declares `PRIMARY KEY (Singer_ID, concert_ID)`. Taken
+/// literally, that key allows one singer per concert. Where the one listed column is itself a
+/// foreign key and the table has other foreign-key columns (a table linking two others), the key
+/// is read as the listed column plus those columns. A key listed with several columns is kept.
+fn complete_link_table_keys(schema: &mut Schema) {
+    for t in 0..schema.tables.len() {
+        let &[key] = schema.tables[t].primary_key.as_slice() else {
+            continue;
+        };
+        let referencing: Vec<usize> = schema
+            .foreign_keys
+            .iter()
+            .map(|&(from, _)| from)
+            .filter(|&from| schema.columns[from].table == t)
+            .collect();
+        if !referencing.contains(&key) {
+            continue;
+        }
+        let mut others: Vec<usize> = referencing.into_iter().filter(|&c| c != key).collect();
+        others.sort_unstable();
+        others.dedup();
+        schema.tables[t].primary_key.extend(others);
     }
 }
 
@@ -261,5 +291,44 @@ mod tests {
         assert_eq!(rows[0].0, "d");
         assert!(Schema::from_argument(&rows[0].1).is_ok());
         assert!(super::load_tables_text("{}").is_err());
+    }
+
+    #[test]
+    fn a_link_tables_listed_key_column_stands_for_the_composite_key() {
+        // concert_singer's shape: singer_in_concert lists concert_ID as its key, and links
+        // concert and singer; car_1's shape: cars_data's key Id is a foreign key, and nothing else.
+        let entry = r#"{"db_id":"d","table_names_original":["concert","singer","singer_in_concert","cars_data"],
+            "column_names_original":[[-1,"*"],[0,"concert_ID"],[1,"Singer_ID"],[1,"Name"],
+                [2,"concert_ID"],[2,"Singer_ID"],[3,"Id"],[3,"MPG"]],
+            "column_types":["text","number","number","text","number","number","number","number"],
+            "primary_keys":[1,2,4,6],"foreign_keys":[[4,1],[5,2],[6,1]]}"#;
+        let s = Schema::from_argument(entry).unwrap();
+        assert_eq!(s.tables[2].primary_key, vec![3, 4]);
+        assert!(
+            !s.columns[3].unique,
+            "concert_ID repeats, one row per singer"
+        );
+        assert_eq!(
+            s.tables[3].primary_key,
+            vec![5],
+            "a 1:1 table keeps its key"
+        );
+        assert!(s.columns[5].unique);
+        assert_eq!(s.tables[0].primary_key, vec![0]);
+        assert_eq!(
+            s.primary_keys,
+            vec![0, 1, 3, 5],
+            "the flat list stays as listed"
+        );
+        let listed_whole = entry.replace(
+            r#""primary_keys":[1,2,4,6]"#,
+            r#""primary_keys":[1,2,[5,4],6]"#,
+        );
+        let s = Schema::from_argument(&listed_whole).unwrap();
+        assert_eq!(
+            s.tables[2].primary_key,
+            vec![4, 3],
+            "a key listed whole is kept"
+        );
     }
 }
