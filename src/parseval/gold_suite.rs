@@ -48,6 +48,7 @@ fn key(schema_text: Option<&str>, schema: &Schema, gold: &str, opts: &Options) -
         keep_distinct: Options::default().keep_distinct,
         databases: Options::default().databases,
         prediction_mode: Options::default().prediction_mode,
+        rounds: Options::default().rounds,
         ..*opts
     };
     format!(

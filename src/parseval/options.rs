@@ -1,4 +1,4 @@
-//! The options JSON of the ParSEval functions: mode, work, timeout_ms (alias budget_ms), seed, max_rows, semantics, keep_distinct, databases, prediction_mode; unknown keys and bad values are argument errors naming the function.
+//! The options JSON of the ParSEval functions: mode, work, timeout_ms (alias budget_ms), seed, max_rows, semantics, keep_distinct, databases, prediction_mode, rounds; unknown keys and bad values are argument errors naming the function.
 
 use crate::error::Result;
 pub use crate::exec::options::Semantics;
@@ -60,7 +60,16 @@ pub struct Options {
     /// branches are, and one negative branch per database makes more, more varied databases
     /// there than [`Mode::All`]'s greedy cover (docs/parseval.md has the measurements).
     pub prediction_mode: Mode,
+    /// Rounds of generation a verdict may run (1 to [`MAX_ROUNDS`], default 2). Round `r`
+    /// (from 0) generates the gold's and the prediction's databases again with seed `seed + r`;
+    /// a round runs only while no ordinary counterexample has been found, so a pair the first
+    /// round disproves costs nothing more. One round gives the verdicts of builds before
+    /// 2026-11-26 (docs/parseval.md has the measurements).
+    pub rounds: u32,
 }
+
+/// Largest accepted `rounds`.
+pub const MAX_ROUNDS: u64 = 4;
 
 /// Most work units the prediction's own search may spend: a tenth of the call's budget (the
 /// gold's search may spend half). More rarely changes a verdict: at a tenth, the public sets'
@@ -116,6 +125,7 @@ impl Default for Options {
             keep_distinct: true,
             databases: Databases::Both,
             prediction_mode: Mode::OneNegative,
+            rounds: 2,
         }
     }
 }
@@ -195,6 +205,7 @@ impl Options {
                 "timeout_ms" | "budget_ms" => o.timeout_ms = uint(1, MAX_TIMEOUT_MS)?,
                 "seed" => o.seed = uint(0, u32::MAX as u64)? as u32,
                 "max_rows" => o.max_rows = uint(1, MAX_ROWS_LIMIT as u64)? as usize,
+                "rounds" => o.rounds = uint(1, MAX_ROUNDS)? as u32,
                 "semantics" => {
                     let all = [Semantics::Bag, Semantics::Bird, Semantics::TestSuite];
                     o.semantics = one_of(key, value, &all, semantics_name).map_err(bad)?
@@ -215,7 +226,7 @@ impl Options {
                     let extra: String = others.iter().map(|k| format!(", {k}")).collect();
                     return Err(bad(format!(
                         "unknown option '{other}' (known: mode, work, timeout_ms, seed, \
-                         max_rows, semantics, keep_distinct, databases, prediction_mode{extra})"
+                         max_rows, semantics, keep_distinct, databases, prediction_mode, rounds{extra})"
                     )));
                 }
             }
@@ -284,7 +295,12 @@ mod tests {
             ("both", "one-negative", "all")
         );
         assert_eq!(prediction_share(DEFAULT_WORK), 1_000_000);
+        assert_eq!(d.rounds, 2);
+        let o = Options::parse("f", Some(r#"{"rounds":1}"#)).unwrap();
+        assert_eq!(o.rounds, 1);
         for bad in [
+            r#"{"rounds":0}"#,
+            r#"{"rounds":5}"#,
             r#"{"databases":"pred"}"#,
             r#"{"databases":true}"#,
             r#"{"prediction_mode":"some"}"#,

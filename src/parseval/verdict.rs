@@ -345,8 +345,29 @@ fn decide_with(
     );
     checker.semantics = opts.semantics;
     let mut suites: Vec<Arc<Generated>> = Vec::new();
-    let gold_suite = || gold_suite(schema_text, &schema, gold, &gold_plan, opts);
-    let found = checker.search(opts, &work, gold_suite, &gold_texts, &mut suites);
+    let gold_suite = |o: &Options| gold_suite(schema_text, &schema, gold, &gold_plan, o);
+    let mut found = checker.search(opts, &work, || gold_suite(opts), &gold_texts, &mut suites);
+    // later rounds search again with other seeds while nothing ordinary has been found; their
+    // databases count as tried, their branches are the first round's again and are not counted
+    let same = pred_plan
+        .as_ref()
+        .is_some_and(|pp| same_plan(&gold_plan, pp));
+    for round in 1..opts.rounds {
+        if found.is_some() || same || work.all().exhausted() {
+            break;
+        }
+        let again = Options {
+            seed: opts.seed.wrapping_add(round),
+            ..*opts
+        };
+        found = checker.search(
+            &again,
+            &work,
+            || gold_suite(&again),
+            &gold_texts,
+            &mut Vec::new(),
+        );
+    }
     d.databases = checker.tried;
     if let Some(v) = found {
         return finish(d, v);
@@ -393,6 +414,8 @@ struct Checker<'a> {
     /// Generated databases SQLite rejected.
     invalid: usize,
     ties: usize,
+    /// Whether the empty database was run (by the first round).
+    empty_done: bool,
     /// Under `test-suite` semantics, the first database set aside for ties, with its row order.
     first_tie: Option<(Database, RowOrder)>,
     any_rows: bool,
@@ -424,6 +447,7 @@ impl<'a> Checker<'a> {
             tried: 0,
             invalid: 0,
             ties: 0,
+            empty_done: false,
             first_tie: None,
             any_rows: false,
             gold_failure: None,
@@ -431,7 +455,7 @@ impl<'a> Checker<'a> {
         }
     }
 
-    /// The empty database, then the gold's generated databases (`gold_suite`: generated from
+    /// The empty database (first call only), then the gold's generated databases (`gold_suite`: generated from
     /// the gold alone, shared by its predictions), then the prediction's (each suite kept in
     /// `suites`); Some when a database decides before the budget runs out. The prediction's
     /// search is skipped when its plan is the gold's (it would generate the gold's databases)
@@ -452,8 +476,11 @@ impl<'a> Checker<'a> {
             }],
             ..Generated::default()
         };
-        if let Some(v) = self.suite(&empty, 0) {
-            return Some(v);
+        if !self.empty_done {
+            self.empty_done = true;
+            if let Some(v) = self.suite(&empty, 0) {
+                return Some(v);
+            }
         }
         // the gold's search may spend half the budget, so the prediction's gets the other half
         // at least (a generation runs until its branches or its budget are exhausted)

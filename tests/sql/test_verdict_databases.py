@@ -47,3 +47,46 @@ def test_bad_values_name_the_function_and_argument(host, function):
     with pytest.raises(HostError, match=rf"{function}\(\): argument 'options'.*'prediction_mode' must be "
                                         r"'positive', 'one-negative', 'all' or 'complete'"):
         host.value(f"SELECT {function}('SELECT 1', 'SELECT 1', NULL, '{{\"prediction_mode\": 2}}')")
+
+
+# option `rounds`: a verdict searches again with the next seed while nothing ordinary was found
+COUNTRY = "CREATE TABLE country (code TEXT PRIMARY KEY, name TEXT, continent TEXT, population INTEGER)"
+ABOVE_MIN = ("SELECT name FROM country WHERE continent = 'Asia' AND population > "
+             "(SELECT min(population) FROM country WHERE continent = 'Africa')")
+ONE_ROUND = '{"rounds": 1}'
+
+
+def test_a_second_round_finds_the_difference_the_first_missed(host):
+    above_max = ABOVE_MIN.replace("min(", "max(")
+    assert host.value("SELECT sql_equivalent(?, ?, ?, ?)", [ABOVE_MIN, above_max, COUNTRY, ONE_ROUND]) == 1
+    assert host.value("SELECT sql_equivalent(?, ?, ?)", [ABOVE_MIN, above_max, COUNTRY]) == 0
+    rows = host.table_call("sql_counterexample", [ABOVE_MIN, above_max], {"schema": COUNTRY})
+    tables = {r[0] for r in rows}
+    assert tables == {"country"}, rows
+    # the counterexample holds in a fresh SQLite: the two queries differ on its rows
+    import sqlite3
+    con = sqlite3.connect(":memory:")
+    con.execute(COUNTRY)
+    for _table, _n, row in ((r[0], r[1], json.loads(r[2])) for r in rows):
+        con.execute("INSERT INTO country (code, name, continent, population) VALUES (?, ?, ?, ?)",
+                    [row.get(k) for k in ("code", "name", "continent", "population")])
+    assert sorted(con.execute(ABOVE_MIN).fetchall()) != sorted(con.execute(above_max).fetchall())
+
+
+def test_a_second_round_adds_databases_to_an_equivalence(host):
+    limit_one = ("SELECT c.name FROM country c WHERE c.continent = 'Asia' AND c.population > "
+                 "(SELECT population FROM country WHERE continent = 'Africa' AND population IS NOT NULL "
+                 "ORDER BY population LIMIT 1)")
+    one = host.value("SELECT sql_equivalent_reason(?, ?, ?, ?)", [ABOVE_MIN, limit_one, COUNTRY, ONE_ROUND])
+    two = host.value("SELECT sql_equivalent_reason(?, ?, ?)", [ABOVE_MIN, limit_one, COUNTRY])
+    count = lambda reason: int(reason.split(" on ")[1].split()[0])  # noqa: E731
+    assert one.startswith("equivalent: ") and two.startswith("equivalent: "), (one, two)
+    assert count(two) > count(one), (one, two)
+    # the branches are the first round's, counted once
+    assert one.split("covering ")[1] == two.split("covering ")[1]
+
+
+@pytest.mark.parametrize("rounds", ["0", "5", '"two"'])
+def test_rounds_out_of_range_name_the_option(host, rounds):
+    with pytest.raises(HostError, match=r"sql_equivalent\(\): argument 'options'.*'rounds'"):
+        host.value(f"SELECT sql_equivalent('SELECT 1', 'SELECT 1', NULL, '{{\"rounds\": {rounds}}}')")
