@@ -60,7 +60,8 @@ pub struct Options {
     /// branches are, and one negative branch per database makes more, more varied databases
     /// there than [`Mode::All`]'s greedy cover (docs/parseval.md has the measurements).
     pub prediction_mode: Mode,
-    /// Rounds of generation a verdict may run (1 to [`MAX_ROUNDS`], default 2). Round `r`
+    /// Rounds of generation a verdict may run (1 to [`MAX_ROUNDS`], default 2, and 1 under
+    /// `databases: gold`, the scale setting, unless the options name it). Round `r`
     /// (from 0) generates the gold's and the prediction's databases again with seed `seed + r`;
     /// a round runs only while no ordinary counterexample has been found, so a pair the first
     /// round disproves costs nothing more. One round gives the verdicts of builds before
@@ -231,6 +232,10 @@ impl Options {
                 }
             }
         }
+        // the scale setting decides on one suite per gold: one round unless asked for more
+        if o.databases == Databases::Gold && !map.contains_key("rounds") {
+            o.rounds = 1;
+        }
         Ok(o)
     }
 }
@@ -298,6 +303,9 @@ mod tests {
         assert_eq!(d.rounds, 2);
         let o = Options::parse("f", Some(r#"{"rounds":1}"#)).unwrap();
         assert_eq!(o.rounds, 1);
+        let gold = |text| Options::parse("f", Some(text)).unwrap().rounds;
+        assert_eq!(gold(r#"{"databases":"gold"}"#), 1);
+        assert_eq!(gold(r#"{"databases":"gold","rounds":2}"#), 2);
         for bad in [
             r#"{"rounds":0}"#,
             r#"{"rounds":5}"#,
