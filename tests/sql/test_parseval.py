@@ -74,12 +74,12 @@ def test_counterexample_rows_rebuild_a_database_that_tells_the_queries_apart(sql
     assert sorted(con.execute(gold).fetchall()) != sorted(con.execute(pred).fetchall())
 
 
-def rebuilt(rows):
-    """A fresh SQLite database of DDL holding `rows`, (table name, row JSON) pairs as
+def rebuilt(rows, ddl=DDL):
+    """A fresh SQLite database of `ddl` holding `rows`, (table name, row JSON) pairs as
     sql_counterexample and parseval_generate return them."""
     import apsw
     con = apsw.Connection(":memory:")
-    con.execute(DDL)
+    con.execute(ddl)
     for table, row in rows:
         obj = json.loads(row)
         cols = ", ".join(f'"{c}"' for c in obj)
@@ -229,3 +229,29 @@ def test_text_columns_ordered_against_literals(host, sqlite_host):
     for instance in passing:
         con = rebuilt((table, row) for i, table, _, row, _ in rows if i == instance)
         assert con.execute(query).fetchall(), (instance, rows)
+
+
+PETS = """CREATE TABLE student (stuid INTEGER PRIMARY KEY, fname TEXT);
+CREATE TABLE pets (petid INTEGER PRIMARY KEY, pettype TEXT);
+CREATE TABLE has_pet (stuid INTEGER REFERENCES student(stuid), petid INTEGER REFERENCES pets(petid))"""
+OWNER = ("SELECT T1.fname FROM student AS T1 JOIN has_pet AS T2 ON T1.stuid = T2.stuid "
+         "JOIN pets AS T3 ON T3.petid = T2.petid WHERE T3.pettype = '{}'")
+
+
+def test_intersect_of_names_against_one_student_with_both(host, sqlite_host):
+    """INTERSECT on names keeps a name two students share, one with a cat and one with a dog; the
+    branch "first input only, the others not empty" builds the cat owner beside a dog owner, and
+    the names-repeated variant gives them one name."""
+    gold = OWNER.format("cat") + " INTERSECT " + OWNER.format("dog")
+    has = ("EXISTS (SELECT 1 FROM has_pet hp JOIN pets p ON hp.petid = p.petid "
+           "WHERE hp.stuid = s.stuid AND p.pettype = '{}')")
+    pred = f"SELECT DISTINCT s.fname FROM student s WHERE {has.format('cat')} AND {has.format('dog')}"
+    branches = set()
+    for (covered,) in sqlite_host.rows("SELECT branches FROM parseval_generate(?, ?)", [gold, PETS]):
+        branches |= set(json.loads(covered))
+    assert "Intersect#1 a row in the first input only, the others not empty" in branches, branches
+    one_round = '{"rounds": 1, "semantics": "test-suite"}'
+    assert host.value("SELECT sql_equivalent(?, ?, ?, ?)", [gold, pred, PETS, one_round]) == 0
+    rows = host.table_call("sql_counterexample", [gold, pred], {"schema": PETS, "options": one_round})
+    con = rebuilt([(r[0], r[2]) for r in rows], PETS)
+    assert sorted(con.execute(gold).fetchall()) != sorted(con.execute(pred).fetchall()), rows
