@@ -361,7 +361,7 @@ GMN_PAIRS ?= 8000
 GMN_SEED ?= 20261121
 # Each model trains for its epochs or its minutes, whichever ends first (checked between batches),
 # so that the whole pipeline stays under an hour on 2 cores; the phase lines time each step.
-GMN_MODELS ?= funceval:9:25 hybrid:7:35
+GMN_MODELS ?= funceval:16:22 hybrid:10:30
 train-gmn: all train-venv
 	mkdir -p $(GMN_CACHE)
 	@date -u +"train-gmn phase labelling start %T"

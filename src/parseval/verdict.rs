@@ -345,8 +345,8 @@ fn decide_with(
     );
     checker.semantics = opts.semantics;
     let mut suites: Vec<Arc<Generated>> = Vec::new();
-    let gold_suite = |o: &Options| gold_suite(schema_text, &schema, gold, &gold_plan, o);
-    let mut found = checker.search(opts, &work, || gold_suite(opts), &gold_texts, &mut suites);
+    let suite_for = |o: &Options| gold_suite(schema_text, &schema, gold, &gold_plan, o);
+    let mut found = checker.search(opts, &work, || suite_for(opts), &gold_texts, &mut suites);
     // later rounds search again with other seeds while nothing ordinary has been found; their
     // databases count as tried, their branches are the first round's again and are not counted
     let same = pred_plan
@@ -363,7 +363,7 @@ fn decide_with(
         found = checker.search(
             &again,
             &work,
-            || gold_suite(&again),
+            || suite_for(&again),
             &gold_texts,
             &mut Vec::new(),
         );
