@@ -455,11 +455,11 @@ impl<'a> Checker<'a> {
         }
     }
 
-    /// The empty database (first call only), then the gold's generated databases (`gold_suite`: generated from
-    /// the gold alone, shared by its predictions), then the prediction's (each suite kept in
-    /// `suites`); Some when a database decides before the budget runs out. The prediction's
-    /// search is skipped when its plan is the gold's (it would generate the gold's databases)
-    /// and under option `databases: gold`.
+    /// The empty database (on the first call only), then the gold's generated databases
+    /// (`gold_suite`: generated from the gold alone, shared by its predictions), then the
+    /// prediction's (each suite kept in `suites`); Some when a database decides before the budget
+    /// runs out. The prediction's search is skipped when its plan is the gold's (it would
+    /// generate the gold's databases) and under option `databases: gold`.
     fn search(
         &mut self,
         opts: &Options,

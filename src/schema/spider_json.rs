@@ -197,7 +197,7 @@ fn group_keys(schema: &mut Schema) {
 /// Reads a link table's one listed key column as the composite key it stands for.
 ///
 /// Spider's tables.json lists at most one primary-key column per table (none of its 166
-/// databases lists two), so a composite key shows as its first column alone: `singer_in_concert`
+/// databases lists two), so a composite key shows as one of its columns: `singer_in_concert`
 /// lists `concert_ID`, whose database declares `PRIMARY KEY (Singer_ID, concert_ID)`. Taken
 /// literally, that key allows one singer per concert. Where the one listed column is itself a
 /// foreign key and the table has other foreign-key columns (a table linking two others), the key
