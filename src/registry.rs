@@ -323,7 +323,7 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
               NULLs, and one only in which tied rows a LIMIT keeps is 0, as test-suite compares \
               the rows SQLite returns; bag and set set such databases aside), databases (both, the default: the gold's \
               generated databases and the prediction's own; gold: the gold's alone, generated \
-              once per gold and reused, 4.3 to 4.5 times as fast for sql_similarity), \
+              once per gold and reused, about 4 times as fast for sql_similarity), \
               prediction_mode (the prediction's search: one-negative, the default, or as mode), \
               rounds (1 to 4, default 2, 1 under databases gold: while no ordinary \
               counterexample is found, both searches run again with the next seed).",

@@ -49,8 +49,8 @@ Spider tables.json entry, as JSON text or a dict, or CREATE TABLE text). ``extra
 
 ``options`` (keyword, verl's ``custom_reward_function.reward_kwargs``) is sql_similarity's options
 JSON, as text or a dict: ``options={"databases": "gold"}`` is the scale setting (the verdict on
-the gold's cached databases alone, one round: 4.3 to 4.5 times the pairs per second, ROC AUC
-0.003 to 0.03 lower on the public sets; ``"components"`` drops structural scores for more speed; docs/SCALE.md,
+the gold's cached databases alone, one round: about 4 times the pairs per second, ROC AUC
+0.001 to 0.03 lower on the public sets; ``"components"`` drops structural scores for more speed; docs/SCALE.md,
 "Choosing a setting"). Options that are not valid JSON or name unknown keys make
 every reward :data:`ERROR_REWARD`, so check them once with :func:`check_options`.
 """
