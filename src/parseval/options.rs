@@ -60,13 +60,13 @@ pub struct Options {
     /// branches are, and one negative branch per database makes more, more varied databases
     /// there than [`Mode::All`]'s greedy cover (docs/parseval.md has the measurements).
     pub prediction_mode: Mode,
-    /// Rounds of generation a verdict may run (1 to [`MAX_ROUNDS`], default 2, and 1 under
-    /// `databases: gold`, the scale setting, unless the options name it). Round `r`
-    /// (from 0) generates the gold's and the prediction's databases again with seed `seed + r`;
-    /// a round runs only while no ordinary counterexample has been found, so a pair the first
-    /// round disproves costs nothing more. One round gives the verdicts of builds before
-    /// 2026-11-26 (docs/parseval.md has the measurements).
-    pub rounds: u32,
+    /// Rounds of generation a verdict may run, 1 to [`MAX_ROUNDS`]; None: the default of
+    /// `databases` ([`Options::rounds`]). Round `r` (from 0) generates the gold's and the
+    /// prediction's databases again with seed `seed + r`; a round runs only while no ordinary
+    /// counterexample has been found, so a pair the first round disproves costs nothing more.
+    /// One round gives the verdicts of builds before 2026-11-26 (docs/parseval.md has the
+    /// measurements).
+    pub rounds: Option<u32>,
 }
 
 /// Largest accepted `rounds`.
@@ -126,7 +126,7 @@ impl Default for Options {
             keep_distinct: true,
             databases: Databases::Both,
             prediction_mode: Mode::OneNegative,
-            rounds: 2,
+            rounds: None,
         }
     }
 }
@@ -164,6 +164,15 @@ fn one_of<T: Copy>(
 }
 
 impl Options {
+    /// The rounds a verdict may run: as given, else 2, except 1 under `databases: gold` (the
+    /// scale setting decides on one suite per gold, for speed).
+    pub fn rounds(&self) -> u32 {
+        self.rounds.unwrap_or(match self.databases {
+            Databases::Both => 2,
+            Databases::Gold => 1,
+        })
+    }
+
     /// Parses the options argument of `function` (None or NULL: the defaults).
     pub fn parse(function: &'static str, text: Option<&str>) -> Result<Options> {
         Options::parse_with(function, text, Semantics::Bag)
@@ -206,7 +215,7 @@ impl Options {
                 "timeout_ms" | "budget_ms" => o.timeout_ms = uint(1, MAX_TIMEOUT_MS)?,
                 "seed" => o.seed = uint(0, u32::MAX as u64)? as u32,
                 "max_rows" => o.max_rows = uint(1, MAX_ROWS_LIMIT as u64)? as usize,
-                "rounds" => o.rounds = uint(1, MAX_ROUNDS)? as u32,
+                "rounds" => o.rounds = Some(uint(1, MAX_ROUNDS)? as u32),
                 "semantics" => {
                     let all = [Semantics::Bag, Semantics::Bird, Semantics::TestSuite];
                     o.semantics = one_of(key, value, &all, semantics_name).map_err(bad)?
@@ -231,10 +240,6 @@ impl Options {
                     )));
                 }
             }
-        }
-        // the scale setting decides on one suite per gold: one round unless asked for more
-        if o.databases == Databases::Gold && !map.contains_key("rounds") {
-            o.rounds = 1;
         }
         Ok(o)
     }
@@ -300,10 +305,10 @@ mod tests {
             ("both", "one-negative", "all")
         );
         assert_eq!(prediction_share(DEFAULT_WORK), 1_000_000);
-        assert_eq!(d.rounds, 2);
+        assert_eq!(d.rounds(), 2);
         let o = Options::parse("f", Some(r#"{"rounds":1}"#)).unwrap();
-        assert_eq!(o.rounds, 1);
-        let gold = |text| Options::parse("f", Some(text)).unwrap().rounds;
+        assert_eq!(o.rounds(), 1);
+        let gold = |text| Options::parse("f", Some(text)).unwrap().rounds();
         assert_eq!(gold(r#"{"databases":"gold"}"#), 1);
         assert_eq!(gold(r#"{"databases":"gold","rounds":2}"#), 2);
         for bad in [

@@ -55,24 +55,25 @@ impl Executor<'_> {
                     });
                 }
                 let name = s.kind.name();
+                let first_only = any(only);
                 // the others hold rows too: values repeated across the inputs (variants.rs) can
                 // then meet, as two students called alike, one with a cat and one with a dog
-                let others_have_rows: Vec<Bool> = others
-                    .iter()
-                    .map(|o| any(o.rows.iter().map(|b| b.exists.clone()).collect()))
-                    .collect();
-                let first_only_beside_rows =
-                    Bool::and(&[vec![any(only.clone())], others_have_rows].concat());
+                let mut beside_rows = vec![first_only.clone()];
+                beside_rows.extend(
+                    others
+                        .iter()
+                        .map(|o| any(o.rows.iter().map(|b| b.exists.clone()).collect())),
+                );
                 self.branch(format!("{name}#{op} a row in both inputs"), true, any(both));
                 self.branch(
                     format!("{name}#{op} a row in the first input only"),
                     false,
-                    any(only),
+                    first_only,
                 );
                 self.branch(
                     format!("{name}#{op} a row in the first input only, the others not empty"),
                     false,
-                    first_only_beside_rows,
+                    Bool::and(&beside_rows),
                 );
                 rows
             }

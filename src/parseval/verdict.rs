@@ -346,14 +346,13 @@ fn decide_with(
     checker.semantics = opts.semantics;
     let mut suites: Vec<Arc<Generated>> = Vec::new();
     let suite_for = |o: &Options| gold_suite(schema_text, &schema, gold, &gold_plan, o);
-    let mut found = checker.search(opts, &work, || suite_for(opts), &gold_texts, &mut suites);
+    let mut found = checker
+        .empty()
+        .or_else(|| checker.search(opts, &work, || suite_for(opts), &gold_texts, &mut suites));
     // later rounds search again with other seeds while nothing ordinary has been found; their
     // databases count as tried, their branches are the first round's again and are not counted
-    let same = pred_plan
-        .as_ref()
-        .is_some_and(|pp| same_plan(&gold_plan, pp));
-    for round in 1..opts.rounds {
-        if found.is_some() || same || work.all().exhausted() {
+    for round in 1..opts.rounds() {
+        if found.is_some() || checker.pred_is_gold || work.all().exhausted() {
             break;
         }
         let again = Options {
@@ -414,8 +413,8 @@ struct Checker<'a> {
     /// Generated databases SQLite rejected.
     invalid: usize,
     ties: usize,
-    /// Whether the empty database was run (by the first round).
-    empty_done: bool,
+    /// The prediction plans to the gold's plan.
+    pred_is_gold: bool,
     /// Under `test-suite` semantics, the first database set aside for ties, with its row order.
     first_tie: Option<(Database, RowOrder)>,
     any_rows: bool,
@@ -447,7 +446,7 @@ impl<'a> Checker<'a> {
             tried: 0,
             invalid: 0,
             ties: 0,
-            empty_done: false,
+            pred_is_gold: pred_plan.is_some_and(|pp| same_plan(gold_plan, pp)),
             first_tie: None,
             any_rows: false,
             gold_failure: None,
@@ -455,11 +454,23 @@ impl<'a> Checker<'a> {
         }
     }
 
-    /// The empty database (on the first call only), then the gold's generated databases
-    /// (`gold_suite`: generated from the gold alone, shared by its predictions), then the
-    /// prediction's (each suite kept in `suites`); Some when a database decides before the budget
-    /// runs out. The prediction's search is skipped when its plan is the gold's (it would
-    /// generate the gold's databases) and under option `databases: gold`.
+    /// The empty database: it costs nothing and catches predictions SQLite rejects. Every
+    /// generated suite starts with it, so [`Checker::search`] skips each suite's first.
+    fn empty(&mut self) -> Option<Verdict> {
+        let empty = Generated {
+            instances: vec![super::search::Instance {
+                db: Database::default(),
+                covered: vec![],
+            }],
+            ..Generated::default()
+        };
+        self.suite(&empty, 0)
+    }
+
+    /// The gold's generated databases (`gold_suite`: generated from the gold alone, shared by its
+    /// predictions), then the prediction's (each suite kept in `suites`); Some when a database
+    /// decides before the budget runs out. The prediction's search is skipped when its plan is
+    /// the gold's (it would generate the gold's databases) and under option `databases: gold`.
     fn search(
         &mut self,
         opts: &Options,
@@ -468,20 +479,6 @@ impl<'a> Checker<'a> {
         gold_texts: &[String],
         suites: &mut Vec<Arc<Generated>>,
     ) -> Option<Verdict> {
-        // the empty database first: it costs nothing and catches predictions SQLite rejects
-        let empty = Generated {
-            instances: vec![super::search::Instance {
-                db: Database::default(),
-                covered: vec![],
-            }],
-            ..Generated::default()
-        };
-        if !self.empty_done {
-            self.empty_done = true;
-            if let Some(v) = self.suite(&empty, 0) {
-                return Some(v);
-            }
-        }
         // the gold's search may spend half the budget, so the prediction's gets the other half
         // at least (a generation runs until its branches or its budget are exhausted)
         let gold = gold_suite();
@@ -495,7 +492,7 @@ impl<'a> Checker<'a> {
             return None;
         }
         if let Some(pp) = self.pred_plan {
-            let same = same_plan(self.gold_plan, pp) && !gold.generated.exhausted;
+            let same = self.pred_is_gold && !gold.generated.exhausted;
             if !same && !work.all().exhausted() {
                 // the prediction's own search: its mode, and at most its share of the budget
                 let own = Options {

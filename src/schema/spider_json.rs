@@ -207,19 +207,15 @@ fn complete_link_table_keys(schema: &mut Schema) {
         let &[key] = schema.tables[t].primary_key.as_slice() else {
             continue;
         };
-        let referencing: Vec<usize> = schema
+        let mut referencing: std::collections::BTreeSet<usize> = schema
             .foreign_keys
             .iter()
             .map(|&(from, _)| from)
             .filter(|&from| schema.columns[from].table == t)
             .collect();
-        if !referencing.contains(&key) {
-            continue;
+        if referencing.remove(&key) {
+            schema.tables[t].primary_key.extend(referencing);
         }
-        let mut others: Vec<usize> = referencing.into_iter().filter(|&c| c != key).collect();
-        others.sort_unstable();
-        others.dedup();
-        schema.tables[t].primary_key.extend(others);
     }
 }
 
