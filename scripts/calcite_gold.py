@@ -24,6 +24,7 @@ sqlglot is the reference stack's (requirements-bench.txt), not a dependency of s
 """
 
 import argparse
+import functools
 import json
 import os
 import re
@@ -44,8 +45,10 @@ UNNAMED_OUTPUT = re.compile(r"\b_col_(\d+)\b")
 TRAILING_LIMIT = re.compile(r"\bLIMIT (\d+)")
 
 
+@functools.lru_cache(maxsize=None)
 def table_columns(entry_text):
-    """{table: {column: type}} of a Spider tables.json entry (for sqlglot's qualifier), or None."""
+    """{table: {column: type}} of a Spider tables.json entry (for sqlglot's qualifier), or None;
+    parsed once per distinct entry (a set has a few dozen databases and thousands of rows)."""
     if not entry_text or not entry_text.startswith("{"):
         return None
     entry = json.loads(entry_text)
