@@ -40,25 +40,6 @@ fn real_literal(f: f64) -> Option<Term> {
     Some(Term::Real(Real::from_rational(num, den)))
 }
 
-/// A number as SQLite renders it when it converts the number to text (`8`, `8.0`, `20.5`); None
-/// for a real whose rendering this does not reproduce (more than 15 significant digits, or
-/// outside ±10^15).
-fn sqlite_number_text(l: &Literal) -> Option<String> {
-    match l {
-        Literal::Integer(i) => Some(i.to_string()),
-        Literal::Real(r) if r.is_finite() && r.abs() < 1e15 => {
-            if r.fract() == 0.0 {
-                return Some(format!("{r:.1}"));
-            }
-            let text = r.to_string();
-            let digits = text.chars().filter(char::is_ascii_digit).count();
-            let leading = text.trim_start_matches('-').starts_with("0.");
-            (digits - usize::from(leading) <= 15).then_some(text)
-        }
-        _ => None,
-    }
-}
-
 /// A text literal compared with a number: SQLite converts it when it looks like a number.
 fn numeric_text(t: &Term, other: &Term) -> Option<Term> {
     let Term::Text(_) = t else { return None };
@@ -485,7 +466,7 @@ impl Executor<'_> {
         if let (Expr::Literal(l), Expr::Column(id)) = (e, other) {
             let meta = self.columns.meta(*id);
             if meta.origin.is_some() && meta.ty == DataType::Text {
-                if let Some(text) = sqlite_number_text(l) {
+                if let Some(text) = crate::plan::affinity::sqlite_number_text(l) {
                     return literal(&Literal::Text(text));
                 }
             }

@@ -2,6 +2,7 @@
 //! the parsed query with name resolution, then rewritten by equivalence-preserving rules to a
 //! canonical, optimized form (`sql_plan` shows it; RelPM, the GMN graphs and ParSEval read it).
 
+pub(crate) mod affinity;
 pub(crate) mod build;
 pub mod cached;
 pub(crate) mod casts;

@@ -40,7 +40,7 @@ const CASES: &[(&str, &[&str], &[&str])] = &[
             "SELECT name FROM singer WHERE age = NULL",
             "SELECT name FROM singer WHERE NOT NOT (age > 3) AND age > 3",
         ],
-        &["SELECT name FROM singer WHERE age = '20'"],
+        &["SELECT name FROM singer WHERE age + 0 = '20'"],
     ),
     (
         "decorrelate",
@@ -204,6 +204,19 @@ const SAME_PLAN: &[(&str, &str)] = &[
         "WITH old AS (SELECT * FROM singer WHERE age > 60) SELECT name FROM old",
         "SELECT name FROM singer WHERE age > 60",
     ),
+    // literals take the affinity of the column they meet (plan/affinity.rs)
+    (
+        "SELECT count(*) FROM singer WHERE country = 2014 OR '20' < age",
+        "SELECT count(*) FROM singer WHERE country = '2014' OR age > 20",
+    ),
+    (
+        "SELECT name FROM singer WHERE age BETWEEN '20' AND '30.5' AND country NOT IN (1, 2.5)",
+        "SELECT name FROM singer WHERE age BETWEEN 20 AND 30.5 AND country NOT IN ('1', '2.5')",
+    ),
+    (
+        "SELECT t.name FROM (SELECT name, age FROM singer) AS t WHERE t.age = '30'",
+        "SELECT name FROM singer WHERE age = 30",
+    ),
 ];
 
 /// Look-alikes that differ on some database: their plans must differ.
@@ -232,6 +245,16 @@ const DIFFERENT_PLAN: &[(&str, &str)] = &[
     (
         "SELECT sum(CAST(age AS REAL)) FROM singer",
         "SELECT sum(age) FROM singer",
+    ),
+    // no affinity, no conversion: an aggregate (SQLite compares an integer with a text as
+    // unequal), and a text that is not a plain decimal number
+    (
+        "SELECT country FROM singer GROUP BY country HAVING count(*) > '3'",
+        "SELECT country FROM singer GROUP BY country HAVING count(*) > 3",
+    ),
+    (
+        "SELECT name FROM singer WHERE age = '3e1'",
+        "SELECT name FROM singer WHERE age = 30",
     ),
 ];
 

@@ -142,3 +142,22 @@ def test_calcite_casts_are_printing_not_structure(host):
         assert s["verdict"] == 1 and s["score"] >= 0.99, s
         s = components(host, gold, pred, options='{"components": ["ast_ted"]}')
         assert s["components"]["ast_ted"] == 1.0, s
+
+
+def test_a_literal_takes_the_affinity_of_its_column(host):
+    """`country = 2014` on a TEXT column is `country = '2014'` in SQLite, `age > '20'` on an INT
+    column is `age > 20`: the plans, and so RelPM and both GMN scores, are the same as for the other
+    spelling (plan/affinity.rs). An aggregate has no affinity: `COUNT(*) > '3'` compares an integer
+    with a text, so there the spellings differ, and the verdict says so."""
+    for gold, pred in (
+        ("SELECT count(*) FROM singer WHERE country = '2014'", "SELECT count(*) FROM singer WHERE country = 2014"),
+        ("SELECT name FROM singer WHERE age > 20 OR country IN ('1', '2')",
+         "SELECT name FROM singer WHERE age > '20' OR country IN (1, 2)"),
+    ):
+        s = components(host, gold, pred, options='{"components": ["relpm", "gmn_similarity", "hybrid_gmn_similarity"]}')
+        assert s["verdict"] == 1, s
+        assert s["components"] == {"relpm": 1.0, "gmn_similarity": 1.0, "hybrid_gmn_similarity": 1.0}, s
+    gold = "SELECT country FROM singer GROUP BY country HAVING count(*) > 3"
+    pred = "SELECT country FROM singer GROUP BY country HAVING count(*) > '3'"
+    s = components(host, gold, pred, options='{"components": ["relpm"]}')
+    assert s["verdict"] == 0 and s["components"]["relpm"] < 1.0, s

@@ -74,8 +74,10 @@ impl Builder<'_> {
         aliases: &[Alias<'_>],
     ) -> BuildResult<Expr> {
         let built = deeper!(self, self.expr_inner(e, scope, aliases))?;
-        // Calcite's no-op casts go before any label is derived from the expression
-        Ok(crate::plan::casts::without_redundant_cast(
+        // Calcite's no-op casts go, and literals take the affinity of the column they are
+        // compared with, before any label is derived from the expression
+        let built = crate::plan::casts::without_redundant_cast(built, &self.columns);
+        Ok(crate::plan::affinity::with_column_affinity(
             built,
             &self.columns,
         ))
