@@ -161,3 +161,17 @@ def test_a_literal_takes_the_affinity_of_its_column(host):
     pred = "SELECT country FROM singer GROUP BY country HAVING count(*) > '3'"
     s = components(host, gold, pred, options='{"components": ["relpm"]}')
     assert s["verdict"] == 0 and s["components"]["relpm"] < 1.0, s
+
+
+def test_a_count_of_a_column_never_null_is_count_star(host):
+    """COUNT(key) and COUNT(DISTINCT key) over the key's table alone plan as COUNT(*), so the plan
+    scores are 1 (plan/build/count.rs); a nullable column's count is another query."""
+    gold = "SELECT country, count(*) FROM singer GROUP BY country"
+    for pred in ("SELECT country, count(singer_id) FROM singer GROUP BY country",
+                 "SELECT country, COUNT(DISTINCT singer_id) FROM singer GROUP BY country",
+                 "SELECT country, count(name) FROM singer GROUP BY country"):
+        s = components(host, gold, pred, options='{"components": ["relpm", "gmn_similarity"]}')
+        assert s["verdict"] == 1 and s["components"] == {"relpm": 1.0, "gmn_similarity": 1.0}, (pred, s)
+    s = components(host, gold, "SELECT country, count(age) FROM singer GROUP BY country",
+                   options='{"components": ["relpm"]}')
+    assert s["components"]["relpm"] < 1.0, s

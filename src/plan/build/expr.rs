@@ -494,6 +494,10 @@ impl Builder<'_> {
                 if func == AggFunc::Count && star {
                     args.clear();
                 }
+                if func == AggFunc::Count && self.counts_every_row(distinct, &args, scope) {
+                    // a count of a column that is never NULL is COUNT(*) (build/count.rs)
+                    return Ok(Expr::call(Op::Aggregate(func, false), vec![]));
+                }
                 Ok(Expr::call(Op::Aggregate(func, distinct), args))
             }
             None => {

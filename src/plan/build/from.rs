@@ -59,6 +59,7 @@ impl Builder<'_> {
                 super::MAX_JOIN_TABLES
             )));
         }
+        let start = scope.relations.len();
         let mut plan = self.table_factor(&twj.relation, scope)?;
         for join in &twj.joins {
             let before = scope.relations.len();
@@ -100,6 +101,15 @@ impl Builder<'_> {
                     self.using_condition(scope, before, &names)?
                 }
             };
+            let null_extended = match kind {
+                JoinKind::Left => before..scope.relations.len(),
+                JoinKind::Right => start..before,
+                JoinKind::Full => start..scope.relations.len(),
+                _ => 0..0,
+            };
+            for rel in &mut scope.relations[null_extended] {
+                rel.null_extended = true;
+            }
             plan = Plan::Join(Join {
                 kind,
                 left: Box::new(plan),
@@ -268,10 +278,16 @@ impl Builder<'_> {
                 (n, id)
             })
             .collect();
+        let table = match plan {
+            Plan::TableScan(scan) => Some(scan.table.clone()),
+            _ => None,
+        };
         scope.relations.push(Relation {
             name,
             columns,
             merged: vec![],
+            table,
+            null_extended: false,
         });
     }
 }

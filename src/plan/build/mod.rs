@@ -3,6 +3,7 @@
 //! DISTINCT, ORDER BY, LIMIT), as Calcite's SqlToRelConverter does.
 
 mod aggregate;
+mod count;
 mod expr;
 mod from;
 mod scope;

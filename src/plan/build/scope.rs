@@ -12,6 +12,11 @@ pub struct Relation {
     /// Columns merged away by `USING`/`NATURAL` (still addressable when qualified, but not
     /// expanded by `*` and not ambiguous when unqualified).
     pub merged: Vec<ColumnId>,
+    /// The base table whose rows are this relation's rows one for one (None for a derived
+    /// table or a CTE reference).
+    pub table: Option<String>,
+    /// An outer join may extend its rows with NULLs (the right side of a LEFT JOIN, ...).
+    pub null_extended: bool,
 }
 
 impl Relation {
