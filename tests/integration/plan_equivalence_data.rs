@@ -2,6 +2,8 @@
 //! Spider-based pair sets in `../shared/data` (ignored unless run with `--ignored`) that SQLite
 //! accepts and sqlsim plans runs as written and as its optimized plan printed back to SQL, on random databases of its
 //! Spider schema whose values include the query's own literals; the two bags of rows must agree.
+//! The databases hold NULLs and repeated values anywhere but in a primary key, which is unique and
+//! never NULL, as the plans read it (`COUNT(pk)` is `COUNT(*)`: src/plan/build/count.rs).
 //! Queries whose result depends on the engine's choices are left out: LIMIT (ties at the cut),
 //! SQLite's bare columns, GROUP_CONCAT (order), and random().
 
@@ -24,8 +26,8 @@ fn quote(s: &str) -> String {
     format!("\"{}\"", s.replace('"', "\"\""))
 }
 
-/// A table's name and its columns as (name, is_text).
-type TableShape = (String, Vec<(String, bool)>);
+/// A table's name, its columns as (name, is_text) and its primary-key column names.
+type TableShape = (String, Vec<(String, bool)>, Vec<String>);
 
 /// The shape of every table of the schema.
 fn tables(schema: &Schema) -> Vec<TableShape> {
@@ -41,7 +43,12 @@ fn tables(schema: &Schema) -> Vec<TableShape> {
                     (col.name.clone(), col.ty.eq_ignore_ascii_case("text"))
                 })
                 .collect();
-            (t.name.clone(), cols)
+            let key = t
+                .primary_key
+                .iter()
+                .map(|&c| schema.columns[c].name.clone())
+                .collect();
+            (t.name.clone(), cols, key)
         })
         .collect()
 }
@@ -88,7 +95,7 @@ impl Rng {
 }
 
 fn database(
-    tables: &[(String, Vec<(String, bool)>)],
+    tables: &[TableShape],
     texts: &[String],
     numbers: &[String],
     seed: u64,
@@ -99,11 +106,19 @@ fn database(
     text_pool.extend(texts.iter().cloned());
     let mut number_pool: Vec<String> = vec!["0".into(), "1".into(), "2".into()];
     number_pool.extend(numbers.iter().cloned());
-    for (name, cols) in tables {
-        let defs: Vec<String> = cols
+    for (name, cols, key) in tables {
+        let mut defs: Vec<String> = cols
             .iter()
-            .map(|(c, text)| format!("{} {}", quote(c), if *text { "TEXT" } else { "NUMERIC" }))
+            .map(|(c, text)| {
+                let not_null = if key.contains(c) { " NOT NULL" } else { "" };
+                let ty = if *text { "TEXT" } else { "NUMERIC" };
+                format!("{} {ty}{not_null}", quote(c))
+            })
             .collect();
+        if !key.is_empty() {
+            let key: Vec<String> = key.iter().map(|k| quote(k)).collect();
+            defs.push(format!("PRIMARY KEY ({})", key.join(", ")));
+        }
         if con
             .execute_batch(&format!(
                 "CREATE TABLE {} ({})",
