@@ -94,12 +94,7 @@ impl Rng {
     }
 }
 
-fn database(
-    tables: &[TableShape],
-    texts: &[String],
-    numbers: &[String],
-    seed: u64,
-) -> Connection {
+fn database(tables: &[TableShape], texts: &[String], numbers: &[String], seed: u64) -> Connection {
     let con = Connection::open_in_memory().unwrap();
     let mut rng = Rng(seed);
     let mut text_pool: Vec<String> = vec!["a".into(), "b".into()];
