@@ -463,10 +463,10 @@ impl Executor<'_> {
     /// SQLite renders the number (`week < 8` on a TEXT `week` is `week < '8'`: '10' is not below
     /// it). The reverse case, a text literal met by a numeric column, is [`numeric_text`]'s.
     fn operand(&mut self, e: &Expr, other: &Expr, env: &Env) -> SymVal {
-        if let (Expr::Literal(l), Expr::Column(id)) = (e, other) {
-            let meta = self.columns.meta(*id);
-            if meta.origin.is_some() && meta.ty == DataType::Text {
-                if let Some(text) = crate::plan::affinity::sqlite_number_text(l) {
+        use crate::plan::affinity::{column_affinity, sqlite_number_text};
+        if let Expr::Literal(l) = e {
+            if column_affinity(other, self.columns) == Some(DataType::Text) {
+                if let Some(text) = sqlite_number_text(l) {
                     return literal(&Literal::Text(text));
                 }
             }

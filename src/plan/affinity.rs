@@ -58,15 +58,14 @@ fn text_as_number(text: &str) -> Option<Literal> {
 }
 
 /// The affinity `e` has when it is a table column with a declared type (TEXT or a numeric one).
-fn column_affinity(e: &Expr, columns: &Columns) -> Option<DataType> {
+pub fn column_affinity(e: &Expr, columns: &Columns) -> Option<DataType> {
     let Expr::Column(c) = e else { return None };
     let meta = columns.meta(*c);
-    let ty = meta.ty;
-    let has = matches!(
-        ty,
+    let typed = matches!(
+        meta.ty,
         DataType::Text | DataType::Integer | DataType::Real | DataType::Numeric
     );
-    (has && meta.origin.is_some()).then_some(ty)
+    (typed && meta.origin.is_some()).then_some(meta.ty)
 }
 
 /// `e` as SQLite converts it when it is a literal compared with a column of affinity `ty`.
@@ -88,35 +87,38 @@ fn converted(e: Expr, ty: DataType) -> Expr {
 /// operands of a comparison, of BETWEEN and of an IN list, negated or not (the builder calls this
 /// for every expression it makes, innermost first; NOT BETWEEN and NOT IN come as one).
 pub fn with_column_affinity(e: Expr, columns: &Columns) -> Expr {
-    match e {
-        Expr::Call(Op::Not, mut args)
+    let Expr::Call(op, args) = e else { return e };
+    // the affinity each operand meets: a comparison's other operand, the first of BETWEEN and
+    // IN for the rest (a column operand is left as it is whatever it meets)
+    let met: Vec<Option<DataType>> = match &op {
+        Op::Not
             if args.len() == 1 && matches!(&args[0], Expr::Call(Op::Between | Op::InList, _)) =>
         {
-            let inner = with_column_affinity(args.remove(0), columns);
-            Expr::Call(Op::Not, vec![inner])
+            let inner = args
+                .into_iter()
+                .map(|a| with_column_affinity(a, columns))
+                .collect();
+            return Expr::Call(op, inner);
         }
-        Expr::Call(op, mut args) if op.is_comparison() && args.len() == 2 => {
-            if let Some(ty) = column_affinity(&args[0], columns) {
-                let b = args.pop().map(|b| converted(b, ty));
-                args.extend(b);
-            } else if let Some(ty) = column_affinity(&args[1], columns) {
-                let a = converted(args.remove(0), ty);
-                args.insert(0, a);
-            }
-            Expr::Call(op, args)
+        op if op.is_comparison() && args.len() == 2 => vec![
+            column_affinity(&args[1], columns),
+            column_affinity(&args[0], columns),
+        ],
+        Op::Between | Op::InList if !args.is_empty() => {
+            let first = column_affinity(&args[0], columns);
+            (0..args.len()).map(|i| first.filter(|_| i > 0)).collect()
         }
-        Expr::Call(op @ (Op::Between | Op::InList), args) if !args.is_empty() => {
-            match column_affinity(&args[0], columns) {
-                Some(ty) => {
-                    let mut it = args.into_iter();
-                    let first = it.next().into_iter();
-                    Expr::Call(op, first.chain(it.map(|a| converted(a, ty))).collect())
-                }
-                None => Expr::Call(op, args),
-            }
-        }
-        other => other,
-    }
+        _ => return Expr::Call(op, args),
+    };
+    let args = args
+        .into_iter()
+        .zip(met)
+        .map(|(a, ty)| match ty {
+            Some(ty) => converted(a, ty),
+            None => a,
+        })
+        .collect();
+    Expr::Call(op, args)
 }
 
 #[cfg(test)]
