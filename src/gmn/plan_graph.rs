@@ -82,9 +82,12 @@ impl Builder<'_> {
     }
 
     fn plan(&mut self, plan: &Plan, parent: Option<usize>) -> usize {
+        // the models never saw a Window operator; Calcite's own plans hold window calls in a
+        // Project until a rule splits them out
+        let fallback = matches!(plan, Plan::Window(_)).then_some("Project");
         let node = self.g.computing(
             &operator_label(plan),
-            None,
+            fallback,
             parent.map(|p| (p, self.rels.tree)),
         );
         // Inputs run first: their operators and column uses come before this node's.
@@ -128,6 +131,27 @@ impl Builder<'_> {
                     if let Some(e) = e {
                         let n = self.g.computing(label, None, self.tree(node));
                         self.expr(e, n);
+                    }
+                }
+            }
+            Plan::Window(w) => {
+                for c in &w.calls {
+                    let call = self
+                        .g
+                        .computing(&c.func.to_uppercase(), None, self.tree(node));
+                    for a in &c.args {
+                        self.expr(a, call);
+                    }
+                    if !c.partition.is_empty() {
+                        let n = self.g.computing("PARTITION BY", None, self.tree(call));
+                        for p in &c.partition {
+                            self.expr(p, n);
+                        }
+                    }
+                    for o in &c.order {
+                        let dir = if o.descending { "DESC" } else { "ASC" };
+                        let n = self.g.computing(dir, None, self.tree(call));
+                        self.expr(&o.expr, n);
                     }
                 }
             }

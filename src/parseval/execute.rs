@@ -117,6 +117,7 @@ impl<'a> Executor<'a> {
             Plan::Join(j) => self.join(op, j, outer)?,
             Plan::Aggregate(a) => self.aggregate(op, a, outer)?,
             Plan::Sort(s) => self.sort(op, s, outer)?,
+            Plan::Window(w) => self.window(op, w, outer)?,
             Plan::SetOp(s) => self.setop(op, s, outer)?,
             Plan::Values(v) => {
                 let rows = v

@@ -43,6 +43,7 @@ pub mod symbolic;
 pub mod ties;
 pub mod variants;
 pub mod verdict;
+mod window;
 pub mod work;
 
 pub use error::SearchError;

@@ -232,6 +232,22 @@ pub(crate) fn threshold_rows(q: &QueryPlan) -> usize {
     need.clamp(0, super::options::MAX_ROWS_LIMIT as i64) as usize
 }
 
+/// Rows per table an ordered window call needs to show what it computes (a tie on its order
+/// keys and a third row, where `rank` and `dense_rank` part): 3, or 0 without one.
+fn window_rows(q: &QueryPlan) -> usize {
+    let mut ordered = false;
+    visit_all(&q.root, &mut |p| {
+        if let Plan::Window(w) = p {
+            ordered |= w.calls.iter().any(|c| !c.order.is_empty());
+        }
+    });
+    if ordered {
+        3
+    } else {
+        0
+    }
+}
+
 /// Instance sizes tried in order: 2, 3, `max_rows`, then what the COUNT thresholds need
 /// (`needed`) when that is larger (the growing instance size of Algorithm 1).
 fn sizes(opts: &Options, needed: usize) -> Vec<usize> {
@@ -323,7 +339,11 @@ pub fn generate(
         literals,
         scanned,
     };
-    let sizes = sizes(opts, threshold_rows(q));
+    let least = window_rows(q).min(opts.max_rows);
+    let sizes: Vec<usize> = sizes(opts, threshold_rows(q))
+        .into_iter()
+        .filter(|&s| s >= least)
+        .collect();
     let mut done: HashSet<String> = HashSet::new();
     for speculative in [true, false] {
         let mut speculated = false;

@@ -74,6 +74,25 @@ fn add_plan(tree: &mut MatchTree, plan: &Plan, columns: &Columns, parent: Option
                 add_expr(tree, o, columns, n);
             }
         }
+        Plan::Window(w) => {
+            for c in &w.calls {
+                let call = tree.push(&c.func.to_uppercase(), NodeKind::Computing, Some(node));
+                for a in &c.args {
+                    add_expr(tree, a, columns, call);
+                }
+                if !c.partition.is_empty() {
+                    let n = tree.push("PARTITION BY", NodeKind::Computing, Some(call));
+                    for p in &c.partition {
+                        add_expr(tree, p, columns, n);
+                    }
+                }
+                for o in &c.order {
+                    let dir = if o.descending { "DESC" } else { "ASC" };
+                    let n = tree.push(dir, NodeKind::Computing, Some(call));
+                    add_expr(tree, &o.expr, columns, n);
+                }
+            }
+        }
         _ => {
             for e in plan.exprs() {
                 add_expr(tree, e, columns, node);

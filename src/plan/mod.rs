@@ -20,7 +20,7 @@ pub use error::PlanError;
 pub use expr::{AggFunc, DataType, Expr, Literal, Op, Subquery, SubqueryKind};
 pub use node::{
     AggCall, Aggregate, Filter, Join, JoinKind, Plan, Project, SetKind, SetOp, Sort, SortKey,
-    TableScan, Values,
+    TableScan, Values, Window, WindowCall, WindowOrder,
 };
 
 use crate::schema::Schema;

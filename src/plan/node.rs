@@ -147,6 +147,69 @@ pub struct Values {
     pub rows: Vec<Vec<Expr>>,
 }
 
+/// One key of a window's ORDER BY.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WindowOrder {
+    pub expr: Expr,
+    pub descending: bool,
+    pub nulls_first: bool,
+}
+
+/// One window function call of a [`Window`]: `func(args) OVER (PARTITION BY partition ORDER BY
+/// order)` with SQL's default frame.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WindowCall {
+    pub id: ColumnId,
+    /// The function's lower-case name (`row_number`, `rank`, `sum`, ...).
+    pub func: String,
+    pub args: Vec<Expr>,
+    pub partition: Vec<Expr>,
+    pub order: Vec<WindowOrder>,
+    /// The frame clause as written (`ROWS BETWEEN 1 PRECEDING AND CURRENT ROW`); `None` is the
+    /// default frame.
+    pub frame: Option<String>,
+}
+
+/// `OVER (PARTITION BY .. ORDER BY .. frame)` from the printed parts, leaving out empty ones.
+pub fn over_clause(partition: &[String], order: &[String], frame: Option<&str>) -> String {
+    let mut parts = Vec::new();
+    if !partition.is_empty() {
+        parts.push(format!("PARTITION BY {}", partition.join(", ")));
+    }
+    if !order.is_empty() {
+        parts.push(format!("ORDER BY {}", order.join(", ")));
+    }
+    parts.extend(frame.map(str::to_string));
+    format!("OVER ({})", parts.join(" "))
+}
+
+impl WindowCall {
+    /// The call's expressions: arguments, partition keys, then order keys.
+    pub fn exprs(&self) -> impl Iterator<Item = &Expr> {
+        self.args
+            .iter()
+            .chain(&self.partition)
+            .chain(self.order.iter().map(|o| &o.expr))
+    }
+
+    /// The call's expressions, mutably.
+    pub fn exprs_mut(&mut self) -> impl Iterator<Item = &mut Expr> {
+        self.args
+            .iter_mut()
+            .chain(self.partition.iter_mut())
+            .chain(self.order.iter_mut().map(|o| &mut o.expr))
+    }
+}
+
+/// Appends one column per window function call to every input row (Calcite's LogicalWindow):
+/// the input's columns, then the calls' results. A row's value depends on the other rows of its
+/// partition, so no filter moves below it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Window {
+    pub input: Box<Plan>,
+    pub calls: Vec<WindowCall>,
+}
+
 /// A relational operator tree.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Plan {
@@ -158,6 +221,7 @@ pub enum Plan {
     Sort(Sort),
     SetOp(SetOp),
     Values(Values),
+    Window(Window),
 }
 
 impl Plan {
@@ -180,6 +244,7 @@ impl Plan {
             Plan::Sort(_) => "Sort",
             Plan::SetOp(s) => s.kind.name(),
             Plan::Values(_) => "Values",
+            Plan::Window(_) => "Window",
         }
     }
 
@@ -205,6 +270,11 @@ impl Plan {
             Plan::Sort(s) => s.input.output(),
             Plan::SetOp(s) => s.columns.clone(),
             Plan::Values(v) => v.columns.clone(),
+            Plan::Window(w) => {
+                let mut out = w.input.output();
+                out.extend(w.calls.iter().map(|c| c.id));
+                out
+            }
         }
     }
 
@@ -223,6 +293,7 @@ impl Plan {
             Plan::Aggregate(a) => vec![&a.input],
             Plan::Sort(s) => vec![&s.input],
             Plan::SetOp(s) => s.inputs.iter().collect(),
+            Plan::Window(w) => vec![&w.input],
         }
     }
 
@@ -236,6 +307,7 @@ impl Plan {
             Plan::Aggregate(a) => vec![&mut a.input],
             Plan::Sort(s) => vec![&mut s.input],
             Plan::SetOp(s) => s.inputs.iter_mut().collect(),
+            Plan::Window(w) => vec![&mut w.input],
         }
     }
 
@@ -248,6 +320,7 @@ impl Plan {
             Plan::Join(j) => vec![&j.condition],
             Plan::Sort(s) => s.offset.iter().chain(s.fetch.iter()).collect(),
             Plan::Values(v) => v.rows.iter().flatten().collect(),
+            Plan::Window(w) => w.calls.iter().flat_map(WindowCall::exprs).collect(),
         }
     }
 
@@ -260,6 +333,7 @@ impl Plan {
             Plan::Join(j) => vec![&mut j.condition],
             Plan::Sort(s) => s.offset.iter_mut().chain(s.fetch.iter_mut()).collect(),
             Plan::Values(v) => v.rows.iter_mut().flatten().collect(),
+            Plan::Window(w) => w.calls.iter_mut().flat_map(WindowCall::exprs_mut).collect(),
         }
     }
 
@@ -375,6 +449,17 @@ impl Plan {
                 }
             }
             Plan::SetOp(o) => s.push_str(if o.all { "all" } else { "distinct" }),
+            Plan::Window(w) => {
+                for c in &w.calls {
+                    s.push_str(&c.func);
+                    s.push_str(&format!("/{}/{}", c.args.len(), c.partition.len()));
+                    for o in &c.order {
+                        s.push(if o.descending { '-' } else { '+' });
+                    }
+                    s.push_str(c.frame.as_deref().unwrap_or_default());
+                    s.push(';');
+                }
+            }
             _ => {}
         }
         for e in self.exprs() {

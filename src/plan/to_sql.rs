@@ -5,7 +5,8 @@
 use super::columns::{ColumnId, Columns};
 use super::expr::{literal_text, Expr, Literal, Op, SubqueryKind};
 use super::node::{
-    Aggregate, Join, JoinKind, Plan, Project, SetKind, SetOp, Sort, TableScan, Values,
+    over_clause, Aggregate, Join, JoinKind, Plan, Project, SetKind, SetOp, Sort, TableScan, Values,
+    Window,
 };
 
 /// SQL computing the plan's rows, its output columns named `c<id>` in order.
@@ -53,6 +54,7 @@ impl Writer<'_> {
             Plan::Sort(s) => self.sort(s),
             Plan::SetOp(s) => self.set_op(s),
             Plan::Values(v) => self.values(v),
+            Plan::Window(w) => self.window(w),
         }
     }
 
@@ -156,6 +158,39 @@ impl Writer<'_> {
             )
         };
         self.select(&list.join(", "), &a.input, &group)
+    }
+
+    /// The input's columns, then each window call (NULLS FIRST/LAST spelled out).
+    fn window(&mut self, w: &Window) -> String {
+        let mut list: Vec<String> = w.input.output().iter().map(|c| name(*c)).collect();
+        for c in &w.calls {
+            let args: Vec<String> = c.args.iter().map(|a| self.expr(a)).collect();
+            let partition: Vec<String> = c.partition.iter().map(|p| self.expr(p)).collect();
+            let order: Vec<String> = c
+                .order
+                .iter()
+                .map(|o| {
+                    format!(
+                        "{} {} NULLS {}",
+                        self.expr(&o.expr),
+                        if o.descending { "DESC" } else { "ASC" },
+                        if o.nulls_first { "FIRST" } else { "LAST" }
+                    )
+                })
+                .collect();
+            let body = if args.is_empty() && c.func == "count" {
+                "*".to_string()
+            } else {
+                args.join(", ")
+            };
+            list.push(format!(
+                "{}({body}) {} AS {}",
+                c.func,
+                over_clause(&partition, &order, c.frame.as_deref()),
+                name(c.id)
+            ));
+        }
+        self.select(&list.join(", "), &w.input, "")
     }
 
     /// ORDER BY with NULLS FIRST/LAST spelled out, then LIMIT/OFFSET.

@@ -17,6 +17,7 @@ mod golden_normalize;
 mod plan_equivalence;
 mod plan_equivalence_data;
 mod plan_rules;
+mod plan_windows;
 mod schema_forms;
 mod semantics;
 mod spider_golden;

@@ -62,6 +62,14 @@ const QUERIES: &[&str] = &[
     "SELECT a.name FROM singer AS a JOIN singer AS b ON a.age = b.age AND a.singer_id <> b.singer_id",
     "SELECT name, CASE WHEN age > 20 THEN 'old' ELSE 'young' END FROM singer WHERE name LIKE 'a%'",
     "SELECT country FROM singer GROUP BY country HAVING max(age) > (SELECT avg(capacity) FROM stadium)",
+    "SELECT name, rank() OVER (ORDER BY age DESC) FROM singer",
+    "SELECT name FROM (SELECT name, dense_rank() OVER (PARTITION BY country ORDER BY age) AS r FROM singer) AS t WHERE t.r = 1",
+    "SELECT country, count(*), rank() OVER (ORDER BY count(*) DESC) FROM singer GROUP BY country",
+    "SELECT name, sum(age) OVER (PARTITION BY country) FROM singer WHERE age > 20",
+    "SELECT t.name FROM (SELECT name, age, row_number() OVER (ORDER BY age, name, country, singer_id) AS rn FROM singer) AS t WHERE t.rn <= 2 AND t.age > 2",
+    "SELECT DISTINCT country, max(age) OVER (PARTITION BY country) FROM singer",
+    "SELECT name, count(*) OVER (), avg(age) OVER (PARTITION BY country ORDER BY age) FROM singer ORDER BY rank() OVER (ORDER BY name)",
+    "SELECT name, sum(age) OVER (ORDER BY age, name, singer_id, country ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM singer",
 ];
 
 /// A small deterministic generator (64-bit LCG).

@@ -21,6 +21,13 @@ EQUIVALENT = [
     # concat/concat_ws (SQLite 3.44) run on the engine's older SQLite
     ("SELECT name || '!' FROM singer", "SELECT concat(name, '!') FROM singer"),
     ("SELECT concat(name, ', ', singer_id) FROM singer", "SELECT concat_ws(', ', name, singer_id) FROM singer"),
+    # window functions: a count per partition, the top rank
+    ("SELECT name, count(*) OVER (PARTITION BY country) FROM singer WHERE country IS NOT NULL",
+     "SELECT s.name, c.n FROM singer s JOIN (SELECT country, count(*) AS n FROM singer GROUP BY country) c"
+     " ON s.country = c.country"),
+    ("SELECT name FROM (SELECT name, rank() OVER (ORDER BY age DESC) AS r FROM singer WHERE age IS NOT NULL)"
+     " WHERE r = 1",
+     "SELECT name FROM singer WHERE age = (SELECT max(age) FROM singer)"),
 ]
 
 DIFFERENT = [
@@ -47,6 +54,11 @@ DIFFERENT = [
      "SELECT singer_id FROM singer WHERE singer_id NOT IN (SELECT singer_id FROM song WHERE title = 'x')"),
     ("SELECT name FROM singer WHERE country = 'x' INTERSECT SELECT name FROM singer WHERE country = 'y'",
      "SELECT name FROM singer WHERE country = 'x' AND singer_id IN (SELECT singer_id FROM singer WHERE country = 'y')"),
+    # window functions: ties at the top, a tie and a later row, another partition
+    ("SELECT name FROM (SELECT name, rank() OVER (ORDER BY age DESC) AS r FROM singer) WHERE r = 1",
+     "SELECT name FROM singer ORDER BY age DESC LIMIT 1"),
+    ("SELECT name, rank() OVER (ORDER BY age) FROM singer", "SELECT name, dense_rank() OVER (ORDER BY age) FROM singer"),
+    ("SELECT title, sum(sales) OVER (PARTITION BY singer_id) FROM song", "SELECT title, sum(sales) OVER () FROM song"),
 ]
 
 

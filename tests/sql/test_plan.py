@@ -46,9 +46,26 @@ def test_sql_plan_error_explains_what_cannot_be_planned(host):
     assert host.value("SELECT sql_plan_error('SELECT name FROM singer', ?)", [SCHEMA]) is None
     assert host.value("SELECT sql_plan_error('SELECT nme FROM singer', ?)", [SCHEMA]) == "no such column: nme"
     assert host.value("SELECT sql_plan_error('SELECT 1 FROM nowhere', ?)", [SCHEMA]) == "no such table: nowhere"
-    assert "window function" in host.value("SELECT sql_plan_error('SELECT rank() OVER (ORDER BY a) FROM t')")
+    assert "named window" in host.value(
+        "SELECT sql_plan_error('SELECT rank() OVER w FROM t WINDOW w AS (ORDER BY a)')")
+    assert "misuse of window function in WHERE" in host.value(
+        "SELECT sql_plan_error('SELECT a FROM t WHERE rank() OVER (ORDER BY a) = 1')")
     assert host.value("SELECT sql_plan('SELECT nme FROM singer', ?)", [SCHEMA]) is None
     assert host.value("SELECT sql_plan(NULL)") is None
+
+
+def test_window_functions_plan_and_score(host):
+    top = "SELECT name FROM (SELECT name, rank() OVER (ORDER BY age DESC) AS r FROM singer) WHERE r = 1"
+    plan = host.value("SELECT sql_plan(?, ?)", [top, SCHEMA])
+    assert "LogicalWindow(rank=[RANK() OVER (ORDER BY $3 DESC)])" in plan, plan
+    assert plan.index("LogicalFilter") < plan.index("LogicalWindow"), plan
+    spelled = "SELECT t.name FROM (SELECT s.name, RANK() OVER (ORDER BY s.age DESC) AS k FROM singer AS s) AS t WHERE t.k = 1"
+    assert host.value("SELECT relpm(?, ?, ?)", [top, spelled, SCHEMA]) == 1.0
+    dense = top.replace("rank()", "dense_rank()")
+    assert host.value("SELECT relpm(?, ?, ?)", [top, dense, SCHEMA]) < 1.0
+    # both models read the plan (the Hybrid GMN the written AST too, which the aliases change)
+    assert host.value("SELECT gmn_similarity(?, ?, ?)", [top, spelled, SCHEMA]) > 0.999
+    assert host.value("SELECT hybrid_gmn_similarity(?, ?, ?)", [top, spelled, SCHEMA]) > 0.1
 
 
 def test_bad_schema_text_names_the_function(host):

@@ -442,11 +442,6 @@ impl Builder<'_> {
         aliases: &[Alias<'_>],
     ) -> BuildResult<Expr> {
         let name = super::from::object_name_last(&f.name);
-        if f.over.is_some() {
-            return Err(PlanError::Unsupported(format!(
-                "window function {name}() is not supported"
-            )));
-        }
         if f.filter.is_some() || !f.within_group.is_empty() {
             return Err(PlanError::Unsupported(format!(
                 "{name}() with FILTER/WITHIN GROUP is not supported"
@@ -476,9 +471,20 @@ impl Builder<'_> {
                 (distinct, args, star)
             }
         };
+        let pending_windows = self.pending_windows();
         let mut args = Vec::new();
         for a in &raw_args {
             args.push(self.expr(a, scope, aliases)?);
+        }
+        if let Some(over) = &f.over {
+            let call = super::window::WindowArgs {
+                name,
+                distinct,
+                star,
+                args,
+                pending_windows,
+            };
+            return self.window_call(call, over, scope, aliases);
         }
         // min/max with several arguments are SQLite's scalar functions.
         let aggregate = AggFunc::from_name(&name)

@@ -8,6 +8,7 @@ mod expr;
 mod from;
 mod scope;
 mod select;
+mod window;
 
 pub use scope::{Relation, Scope};
 
@@ -44,6 +45,8 @@ pub struct Builder<'a> {
     /// Positions in `ctes` of the CTEs whose definitions are being planned (cycle detection).
     expanding: Vec<usize>,
     depth: usize,
+    /// Window calls of the SELECT block being planned ([`window::PendingWindows`]).
+    windows: window::PendingWindows,
 }
 
 /// Runs `f` one nesting level deeper, failing past [`MAX_BUILD_DEPTH`].
@@ -72,6 +75,7 @@ impl<'a> Builder<'a> {
             ctes: Vec::new(),
             expanding: Vec::new(),
             depth: 0,
+            windows: window::PendingWindows::default(),
         }
     }
 
@@ -263,6 +267,7 @@ impl<'a> Builder<'a> {
 
     fn values(&mut self, v: &sqlparser::ast::Values, outer: Option<&Scope>) -> BuildResult<Plan> {
         let scope = Scope::nested(outer);
+        let pending_windows = self.pending_windows();
         let mut rows = Vec::new();
         for row in &v.rows {
             let mut out = Vec::new();
@@ -270,6 +275,11 @@ impl<'a> Builder<'a> {
                 out.push(self.expr(e, &scope, &[])?);
             }
             rows.push(out);
+        }
+        if self.pending_windows() > pending_windows {
+            return Err(PlanError::Invalid(
+                "misuse of window function in VALUES".into(),
+            ));
         }
         let width = rows.first().map_or(0, Vec::len);
         if rows.iter().any(|r| r.len() != width) {

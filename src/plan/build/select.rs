@@ -36,18 +36,41 @@ impl Builder<'_> {
         outer: Option<&Scope>,
     ) -> BuildResult<Plan> {
         let distinct = checked_distinct(s, order)?;
+        // window calls belong to their own block: a subquery's are planned inside it
+        let enclosing = std::mem::take(&mut self.windows);
+        let plan = self.select_block(s, order, limit, offset, outer, distinct);
+        self.windows = enclosing;
+        plan
+    }
+
+    fn select_block(
+        &mut self,
+        s: &Select,
+        order: &[OrderByExpr],
+        limit: Option<Expr>,
+        offset: Option<Expr>,
+        outer: Option<&Scope>,
+        distinct: bool,
+    ) -> BuildResult<Plan> {
         let mut scope = Scope::nested(outer);
         let mut plan = self.plan_from(&s.from, &mut scope)?;
         let aliases = select_aliases(s);
         if let Some(w) = &s.selection {
             plan = self.where_filter(plan, w, &scope, &aliases)?;
         }
+        if !self.windows.calls.is_empty() {
+            return Err(misplaced_window("WHERE"));
+        }
         let mut items = self.select_items(s, &scope, &aliases)?;
+        let in_select_list = self.windows.calls.len();
         let group = self.group_by(&s.group_by, &items, &scope, &aliases)?;
         let mut having = match &s.having {
             Some(h) => Some(self.expr(h, &scope, &aliases)?),
             None => None,
         };
+        if self.windows.calls.len() > in_select_list {
+            return Err(misplaced_window("GROUP BY or HAVING"));
+        }
         let mut terms = Vec::new();
         for o in order {
             terms.push((self.order_term(&o.expr, &items, &scope, &aliases)?, o));
@@ -59,6 +82,7 @@ impl Builder<'_> {
                 condition: h,
             });
         }
+        plan = self.window_if_needed(plan);
         let mut project = self.projection(&items);
         let visible = project.len();
         let mut keys = self.order_keys(terms, &mut project);
@@ -151,13 +175,19 @@ impl Builder<'_> {
         having: &mut Option<Expr>,
         terms: &mut [(OrderTerm, &OrderByExpr)],
     ) -> BuildResult<Plan> {
+        let mut windows = std::mem::take(&mut self.windows);
         let aggregating = !group.is_empty()
             || having.is_some()
             || items.iter().any(|i| i.expr.has_aggregate())
             || terms
                 .iter()
-                .any(|(t, _)| matches!(t, OrderTerm::Extra(e) if e.has_aggregate()));
+                .any(|(t, _)| matches!(t, OrderTerm::Extra(e) if e.has_aggregate()))
+            || windows
+                .calls
+                .iter()
+                .any(|c| c.exprs().any(Expr::has_aggregate));
         if !aggregating {
+            self.windows = windows;
             return Ok(plan);
         }
         let mut targets: Vec<&mut Expr> = items.iter_mut().map(|i| &mut i.expr).collect();
@@ -167,7 +197,11 @@ impl Builder<'_> {
                 targets.push(e);
             }
         }
-        self.aggregate(plan, group, targets)
+        // a window call reads the groups: `rank() OVER (ORDER BY count(*) DESC)`
+        targets.extend(windows.calls.iter_mut().flat_map(|c| c.exprs_mut()));
+        let plan = self.aggregate(plan, group, targets);
+        self.windows = windows;
+        plan
     }
 
     /// The projection of the select list: a plain column keeps its id, anything else (or a
@@ -362,6 +396,11 @@ impl Builder<'_> {
             None => OrderTerm::Extra(x),
         })
     }
+}
+
+/// SQLite's error for a window function where none may be.
+fn misplaced_window(clause: &str) -> PlanError {
+    PlanError::Invalid(format!("misuse of window function in {clause}"))
 }
 
 /// The DISTINCT flag of a block, after refusing what the planner does not model (too many

@@ -1,0 +1,190 @@
+//! Window function calls (`rank() OVER (PARTITION BY a ORDER BY b DESC)`): each call found in a
+//! SELECT block's select list or ORDER BY becomes a column of one Window operator, planned after
+//! WHERE, GROUP BY and HAVING and before DISTINCT, ORDER BY and LIMIT, as SQL evaluates them.
+
+use super::expr::Alias;
+use super::{BuildResult, Builder, PlanError, Scope};
+use crate::plan::columns::ColumnId;
+use crate::plan::expr::{DataType, Expr};
+use crate::plan::node::{over_clause, Plan, Window, WindowCall, WindowOrder};
+use sqlparser::ast::{OrderBySort, WindowType};
+
+/// SQLite's window functions: the built-in ones and the aggregates that may take OVER.
+const WINDOW_FUNCTIONS: &[&str] = &[
+    "row_number",
+    "rank",
+    "dense_rank",
+    "percent_rank",
+    "cume_dist",
+    "ntile",
+    "lag",
+    "lead",
+    "first_value",
+    "last_value",
+    "nth_value",
+    "count",
+    "sum",
+    "total",
+    "avg",
+    "min",
+    "max",
+    "group_concat",
+];
+
+/// Window calls of the SELECT block being planned, waiting for the block's Window operator.
+#[derive(Debug, Default)]
+pub struct PendingWindows {
+    pub calls: Vec<WindowCall>,
+}
+
+/// What [`Builder::window_call`] needs of the function call besides its OVER clause.
+pub struct WindowArgs {
+    pub name: String,
+    pub distinct: bool,
+    pub star: bool,
+    pub args: Vec<Expr>,
+    /// How many window calls were pending before the arguments were planned (a call among the
+    /// arguments is a window inside a window).
+    pub pending_windows: usize,
+}
+
+impl Builder<'_> {
+    /// How many window calls the block being planned holds so far.
+    pub(super) fn pending_windows(&self) -> usize {
+        self.windows.calls.len()
+    }
+
+    /// A window function call: its arguments, partition and order keys are planned in the
+    /// block's scope, the call joins the block's pending Window operator (an identical pending
+    /// call is reused), and the expression reads the call's output column.
+    pub(super) fn window_call(
+        &mut self,
+        call: WindowArgs,
+        over: &WindowType,
+        scope: &Scope,
+        aliases: &[Alias<'_>],
+    ) -> BuildResult<Expr> {
+        let name = call.name;
+        let spec = match over {
+            WindowType::WindowSpec(spec) if spec.window_name.is_none() => spec,
+            _ => {
+                return Err(PlanError::Unsupported(format!(
+                    "{name}() over a named window is not supported"
+                )))
+            }
+        };
+        if !WINDOW_FUNCTIONS.contains(&name.as_str()) {
+            return Err(PlanError::Invalid(format!(
+                "{name}() is not a window function"
+            )));
+        }
+        if call.distinct {
+            return Err(PlanError::Invalid(format!(
+                "DISTINCT is not supported for window function {name}()"
+            )));
+        }
+        if call.star && name != "count" {
+            return Err(PlanError::Invalid(format!("{name}(*) is not valid")));
+        }
+        let pending = call.pending_windows;
+        let mut partition = Vec::new();
+        for e in &spec.partition_by {
+            partition.push(self.expr(e, scope, aliases)?);
+        }
+        let mut order = Vec::new();
+        for o in &spec.order_by {
+            let descending = matches!(o.options.sort, Some(OrderBySort::Desc));
+            order.push(WindowOrder {
+                expr: self.expr(&o.expr, scope, aliases)?,
+                descending,
+                nulls_first: o.options.nulls_first.unwrap_or(!descending),
+            });
+        }
+        let args = call.args;
+        let nested = self.windows.calls.len() > pending;
+        let exprs = args
+            .iter()
+            .chain(&partition)
+            .chain(order.iter().map(|o| &o.expr));
+        if nested || exprs.clone().any(Expr::has_subquery) {
+            return Err(PlanError::Unsupported(format!(
+                "{name}() over a window function or a subquery is not supported"
+            )));
+        }
+        // the frame's bounds are constants (SQLite refuses column references there)
+        let frame = spec.window_frame.as_ref().map(|f| match &f.end_bound {
+            Some(end) => format!("{} BETWEEN {} AND {end}", f.units, f.start_bound),
+            None => format!("{} {}", f.units, f.start_bound),
+        });
+        let found = self.windows.calls.iter().find(|c| {
+            c.func == name
+                && c.args == args
+                && c.partition == partition
+                && c.order == order
+                && c.frame == frame
+        });
+        if let Some(c) = found {
+            return Ok(Expr::Column(c.id));
+        }
+        let id = self.window_column(&name, &args, &partition, &order, frame.as_deref());
+        self.windows.calls.push(WindowCall {
+            id,
+            func: name,
+            args,
+            partition,
+            order,
+            frame,
+        });
+        Ok(Expr::Column(id))
+    }
+
+    /// The output column of a new window call, typed by its function.
+    fn window_column(
+        &mut self,
+        name: &str,
+        args: &[Expr],
+        partition: &[Expr],
+        order: &[WindowOrder],
+        frame: Option<&str>,
+    ) -> ColumnId {
+        let (ty, not_null) = match name {
+            "row_number" | "rank" | "dense_rank" | "ntile" | "count" => (DataType::Integer, true),
+            "percent_rank" | "cume_dist" | "total" => (DataType::Real, true),
+            "avg" => (DataType::Real, false),
+            "group_concat" => (DataType::Text, false),
+            _ => (
+                args.first()
+                    .map_or(DataType::Any, |a| a.data_type(&self.columns)),
+                false,
+            ),
+        };
+        let digests =
+            |es: &[Expr]| -> Vec<String> { es.iter().map(|e| e.digest(&self.columns)).collect() };
+        let order: Vec<String> = order
+            .iter()
+            .map(|o| {
+                let dir = if o.descending { " DESC" } else { "" };
+                format!("{}{dir}", o.expr.digest(&self.columns))
+            })
+            .collect();
+        let label = format!(
+            "{}({}) {}",
+            name.to_uppercase(),
+            digests(args).join(", "),
+            over_clause(&digests(partition), &order, frame)
+        );
+        self.columns.derived(name, ty, label, not_null)
+    }
+
+    /// `plan` under the block's Window operator when the block calls window functions.
+    pub(super) fn window_if_needed(&mut self, plan: Plan) -> Plan {
+        let calls = std::mem::take(&mut self.windows.calls);
+        if calls.is_empty() {
+            return plan;
+        }
+        Plan::Window(Window {
+            input: Box::new(plan),
+            calls,
+        })
+    }
+}
