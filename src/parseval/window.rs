@@ -10,6 +10,12 @@ use crate::plan::{Expr, Window};
 
 /// Most candidate rows for which the branch over three rows (a tie and another row) is built.
 const MAX_TRIPLE_ROWS: usize = 12;
+/// Most candidate rows for which the branches over pairs of rows are built (they grow with the
+/// square of the rows, per call).
+const MAX_PAIR_ROWS: usize = 64;
+/// Most calls of one Window that get their own branches (calls with the same partition and
+/// order keys share them).
+const MAX_BRANCHED_CALLS: usize = 8;
 
 impl Executor<'_> {
     /// A Window's rows are its input's; the generator does not model the calls' values (each is
@@ -28,7 +34,20 @@ impl Executor<'_> {
             let exists: Vec<Bool> = input.rows.iter().map(|r| r.exists.clone()).collect();
             let several = count(&exists).ge(Int::from_i64(2));
             self.branch(format!("Window#{op} several rows"), true, several);
+            let mut specs: Vec<(&[Expr], Vec<&Expr>)> = Vec::new();
             for (i, call) in w.calls.iter().enumerate() {
+                let spec = (
+                    &call.partition[..],
+                    call.order.iter().map(|o| &o.expr).collect(),
+                );
+                if self.quiet > 0
+                    || input.rows.len() > MAX_PAIR_ROWS
+                    || specs.len() >= MAX_BRANCHED_CALLS
+                    || specs.contains(&spec)
+                {
+                    continue;
+                }
+                specs.push(spec);
                 let keys = |e: &mut Self, exprs: &[&Expr]| -> Vec<Vec<SymVal>> {
                     input
                         .rows

@@ -162,8 +162,18 @@ fn window_calls_sql_refuses_are_errors() {
             "SELECT * FROM (VALUES (rank() OVER ()))",
             "misuse of window function in VALUES",
         ),
+        (
+            &format!(
+                "SELECT {} FROM singer",
+                (0..65)
+                    .map(|i| format!("rank() OVER (ORDER BY age + {i})"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            "at most 64 window function calls in one query",
+        ),
     ] {
-        let got = error(sql);
+        let got = error(&sql);
         assert!(got.contains(message), "{sql}: {got}");
     }
 }

@@ -37,9 +37,9 @@ impl Builder<'_> {
     ) -> BuildResult<Plan> {
         let distinct = checked_distinct(s, order)?;
         // window calls belong to their own block: a subquery's are planned inside it
-        let enclosing = std::mem::take(&mut self.windows);
+        let enclosing = std::mem::take(&mut self.windows.calls);
         let plan = self.select_block(s, order, limit, offset, outer, distinct);
-        self.windows = enclosing;
+        self.windows.calls = enclosing;
         plan
     }
 
@@ -175,19 +175,16 @@ impl Builder<'_> {
         having: &mut Option<Expr>,
         terms: &mut [(OrderTerm, &OrderByExpr)],
     ) -> BuildResult<Plan> {
-        let mut windows = std::mem::take(&mut self.windows);
+        let mut windows = std::mem::take(&mut self.windows.calls);
         let aggregating = !group.is_empty()
             || having.is_some()
             || items.iter().any(|i| i.expr.has_aggregate())
             || terms
                 .iter()
                 .any(|(t, _)| matches!(t, OrderTerm::Extra(e) if e.has_aggregate()))
-            || windows
-                .calls
-                .iter()
-                .any(|c| c.exprs().any(Expr::has_aggregate));
+            || windows.iter().any(|c| c.exprs().any(Expr::has_aggregate));
         if !aggregating {
-            self.windows = windows;
+            self.windows.calls = windows;
             return Ok(plan);
         }
         let mut targets: Vec<&mut Expr> = items.iter_mut().map(|i| &mut i.expr).collect();
@@ -198,9 +195,9 @@ impl Builder<'_> {
             }
         }
         // a window call reads the groups: `rank() OVER (ORDER BY count(*) DESC)`
-        targets.extend(windows.calls.iter_mut().flat_map(|c| c.exprs_mut()));
+        targets.extend(windows.iter_mut().flat_map(|c| c.exprs_mut()));
         let plan = self.aggregate(plan, group, targets);
-        self.windows = windows;
+        self.windows.calls = windows;
         plan
     }
 
