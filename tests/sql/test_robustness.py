@@ -46,6 +46,16 @@ def test_ten_thousand_nested_parentheses(host):
     still_alive(host)
 
 
+def test_hundreds_of_window_calls_are_refused_quickly(host):
+    # SQLite takes seconds to prepare hundreds of window sorts; the planner stops at 64 calls
+    many = "SELECT " + ", ".join(f"rank() OVER (ORDER BY a + {i})" for i in range(1500)) + " FROM t"
+    ddl = "CREATE TABLE t (a INT, b TEXT)"
+    assert "at most 64 window function calls" in host.value("SELECT sql_plan_error(?, ?)", [many, ddl])
+    reason = host.value("SELECT sql_equivalent_reason(?, ?, ?)", [many, many, ddl])
+    assert reason.startswith("unknown: the gold query cannot be planned"), reason
+    still_alive(host)
+
+
 def test_ten_megabyte_string(host):
     assert len(HUGE) > 10_000_000
     assert host.value("SELECT ast_ted(?, 'SELECT 1')", [HUGE]) == 0.0
