@@ -143,6 +143,14 @@ fn window_calls_sql_refuses_are_errors() {
             "misuse of window function in GROUP BY or HAVING",
         ),
         (
+            "SELECT rank() OVER (ORDER BY age) FROM singer GROUP BY 1",
+            "misuse of window function in GROUP BY or HAVING",
+        ),
+        (
+            "SELECT country, rank() OVER (ORDER BY country) AS r FROM singer GROUP BY country HAVING r = 1",
+            "misuse of window function in GROUP BY or HAVING",
+        ),
+        (
             "SELECT abs(age) OVER (ORDER BY age) FROM singer",
             "abs() is not a window function",
         ),
@@ -173,7 +181,7 @@ fn window_calls_sql_refuses_are_errors() {
             "at most 64 window function calls in one query",
         ),
     ] {
-        let got = error(&sql);
+        let got = error(sql);
         assert!(got.contains(message), "{sql}: {got}");
     }
 }

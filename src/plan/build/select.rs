@@ -68,7 +68,13 @@ impl Builder<'_> {
             Some(h) => Some(self.expr(h, &scope, &aliases)?),
             None => None,
         };
-        if self.windows.calls.len() > in_select_list {
+        // a new call there, or a select-list window read by position or alias (`GROUP BY 1`)
+        let windowed: Vec<ColumnId> = self.windows.calls.iter().map(|c| c.id).collect();
+        let reads_window = |e: &Expr| e.columns().iter().any(|c| windowed.contains(c));
+        if self.windows.calls.len() > in_select_list
+            || group.iter().any(reads_window)
+            || having.as_ref().is_some_and(reads_window)
+        {
             return Err(misplaced_window("GROUP BY or HAVING"));
         }
         let mut terms = Vec::new();
