@@ -139,19 +139,12 @@ impl Builder<'_> {
                     let call = self
                         .g
                         .computing(&c.func.to_uppercase(), None, self.tree(node));
-                    for a in &c.args {
-                        self.expr(a, call);
-                    }
-                    if !c.partition.is_empty() {
-                        let n = self.g.computing("PARTITION BY", None, self.tree(call));
-                        for p in &c.partition {
-                            self.expr(p, n);
+                    for (label, exprs) in c.subtrees() {
+                        let parent =
+                            label.map_or(call, |l| self.g.computing(l, None, self.tree(call)));
+                        for e in exprs {
+                            self.expr(e, parent);
                         }
-                    }
-                    for o in &c.order {
-                        let dir = if o.descending { "DESC" } else { "ASC" };
-                        let n = self.g.computing(dir, None, self.tree(call));
-                        self.expr(&o.expr, n);
                     }
                 }
             }

@@ -248,14 +248,16 @@ fn window_rows(q: &QueryPlan) -> usize {
     }
 }
 
-/// Instance sizes tried in order: 2, 3, `max_rows`, then what the COUNT thresholds need
-/// (`needed`) when that is larger (the growing instance size of Algorithm 1).
-fn sizes(opts: &Options, needed: usize) -> Vec<usize> {
+/// Instance sizes tried in order: 2, 3, `max_rows`, from `least` up (what an ordered window
+/// needs, at most `max_rows`), then what the COUNT thresholds need (`needed`) when that is larger
+/// (the growing instance size of Algorithm 1).
+fn sizes(opts: &Options, needed: usize, least: usize) -> Vec<usize> {
     let mut v: Vec<usize> = match opts.mode {
         Mode::Complete => (1..=opts.max_rows).collect(),
         _ => vec![2, 3, opts.max_rows],
     };
-    v.retain(|&s| s <= opts.max_rows);
+    let least = least.min(opts.max_rows);
+    v.retain(|&s| s >= least && s <= opts.max_rows);
     v.dedup();
     if v.is_empty() {
         v.push(opts.max_rows);
@@ -339,11 +341,7 @@ pub fn generate(
         literals,
         scanned,
     };
-    let least = window_rows(q).min(opts.max_rows);
-    let sizes: Vec<usize> = sizes(opts, threshold_rows(q))
-        .into_iter()
-        .filter(|&s| s >= least)
-        .collect();
+    let sizes = sizes(opts, threshold_rows(q), window_rows(q));
     let mut done: HashSet<String> = HashSet::new();
     for speculative in [true, false] {
         let mut speculated = false;

@@ -1,5 +1,7 @@
 //! The symbolic Window operator: its rows are its input's, its calls' values are not modelled, and its coverage branches ask for the rows that make window calls differ.
 
+use std::collections::HashMap;
+
 use z3::ast::{Bool, Int};
 
 use super::aggregate::count;
@@ -20,9 +22,8 @@ const MAX_BRANCHED_CALLS: usize = 8;
 impl Executor<'_> {
     /// A Window's rows are its input's; the generator does not model the calls' values (each is
     /// an unconstrained value, NULL only where the function can return NULL). It asks for
-    /// several input rows, without which every window is trivial, and per call for two rows in
-    /// one partition and two in different ones, and for a tie on the order keys (where `rank`
-    /// and `row_number` part).
+    /// several input rows, without which every window is trivial, and per distinct partition and
+    /// order keys for the rows that make calls differ ([`Executor::window_key_branches`]).
     pub(super) fn window(
         &mut self,
         op: usize,
@@ -34,85 +35,29 @@ impl Executor<'_> {
             let exists: Vec<Bool> = input.rows.iter().map(|r| r.exists.clone()).collect();
             let several = count(&exists).ge(Int::from_i64(2));
             self.branch(format!("Window#{op} several rows"), true, several);
-            let mut specs: Vec<(&[Expr], Vec<&Expr>)> = Vec::new();
-            for (i, call) in w.calls.iter().enumerate() {
-                let spec = (
-                    &call.partition[..],
-                    call.order.iter().map(|o| &o.expr).collect(),
-                );
-                if self.quiet > 0
-                    || input.rows.len() > MAX_PAIR_ROWS
-                    || specs.len() >= MAX_BRANCHED_CALLS
-                    || specs.contains(&spec)
-                {
-                    continue;
-                }
-                specs.push(spec);
-                let keys = |e: &mut Self, exprs: &[&Expr]| -> Vec<Vec<SymVal>> {
-                    input
-                        .rows
-                        .iter()
-                        .map(|r| {
-                            let env = e.env(&input.cols, &r.vals, outer);
-                            exprs.iter().map(|x| e.value(x, &env)).collect()
-                        })
-                        .collect()
-                };
-                let partition: Vec<&Expr> = call.partition.iter().collect();
-                let order: Vec<&Expr> = call.order.iter().map(|o| &o.expr).collect();
-                let (partition, order) = (keys(self, &partition), keys(self, &order));
-                let n = input.rows.len();
-                let exists: Vec<Bool> = input.rows.iter().map(|r| r.exists.clone()).collect();
-                let same = |k: &[Vec<SymVal>], a: usize, b: usize| {
-                    let mut c = vec![exists[a].clone(), exists[b].clone()];
-                    c.extend(k[a].iter().zip(&k[b]).map(|(x, y)| same_value(x, y)));
-                    Bool::and(&c)
-                };
-                let (mut shared, mut apart, mut ties, mut after_tie) =
-                    (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-                for a in 0..n {
-                    for b in 0..a {
-                        let one_partition = same(&partition, a, b);
-                        if !call.partition.is_empty() {
-                            shared.push(one_partition.clone());
-                            // non-NULL keys: a NULL partition is the NULL branches' concern
-                            let mut c = vec![exists[a].clone(), exists[b].clone()];
-                            c.extend(
-                                partition[a]
-                                    .iter()
-                                    .chain(&partition[b])
-                                    .map(|v| v.null.not()),
+            if self.quiet == 0 && input.rows.len() <= MAX_PAIR_ROWS {
+                let mut specs: Vec<(Vec<&Expr>, Vec<&Expr>)> = Vec::new();
+                for (i, call) in w.calls.iter().enumerate() {
+                    let spec = (
+                        call.partition.iter().collect(),
+                        call.order.iter().map(|o| &o.expr).collect(),
+                    );
+                    if specs.len() >= MAX_BRANCHED_CALLS || specs.contains(&spec) {
+                        continue;
+                    }
+                    let partition = self.keys(&input, &spec.0, outer);
+                    let order = self.keys(&input, &spec.1, outer);
+                    for (label, positive, conds) in window_key_branches(&exists, &partition, &order)
+                    {
+                        if !conds.is_empty() {
+                            self.branch(
+                                format!("Window#{op} call {i} {label}"),
+                                positive,
+                                any(conds),
                             );
-                            c.push(one_partition.not());
-                            apart.push(Bool::and(&c));
-                        }
-                        if call.order.is_empty() {
-                            continue;
-                        }
-                        let tie = Bool::and(&[one_partition, same(&order, a, b)]);
-                        ties.push(tie.clone());
-                        // a third row of the partition with other order keys: where `rank`
-                        // skips numbers and `dense_rank` does not
-                        for c in (0..n).filter(|&c| c != a && c != b && n <= MAX_TRIPLE_ROWS) {
-                            let other =
-                                Bool::and(&[same(&partition, a, c), same(&order, a, c).not()]);
-                            after_tie.push(Bool::and(&[tie.clone(), other, exists[c].clone()]));
                         }
                     }
-                }
-                for (label, positive, conds) in [
-                    ("rows share a partition", true, shared),
-                    ("rows in different partitions", false, apart),
-                    ("tie on the order keys", false, ties),
-                    ("tie and another row", true, after_tie),
-                ] {
-                    if !conds.is_empty() {
-                        self.branch(
-                            format!("Window#{op} call {i} {label}"),
-                            positive,
-                            any(conds),
-                        );
-                    }
+                    specs.push(spec);
                 }
             }
         }
@@ -130,5 +75,98 @@ impl Executor<'_> {
         }
         input.cols.extend(w.calls.iter().map(|c| c.id));
         Ok(input)
+    }
+
+    /// The values of `exprs` on each candidate row of `rel`.
+    fn keys(&mut self, rel: &SymRel, exprs: &[&Expr], outer: &[(u32, SymVal)]) -> Vec<Vec<SymVal>> {
+        rel.rows
+            .iter()
+            .map(|r| {
+                let env = self.env(&rel.cols, &r.vals, outer);
+                exprs.iter().map(|x| self.value(x, &env)).collect()
+            })
+            .collect()
+    }
+}
+
+/// The branches of one window's keys over candidate rows that `exists`, with each row's
+/// `partition` and `order` key values (empty lists when the call has none): two rows sharing a
+/// partition, two in different partitions (non-NULL keys: a NULL partition is the NULL
+/// branches' concern), a tie on the order keys, and a tie followed by a third row of the
+/// partition with other order keys (where `rank` skips numbers and `dense_rank` does not).
+fn window_key_branches(
+    exists: &[Bool],
+    partition: &[Vec<SymVal>],
+    order: &[Vec<SymVal>],
+) -> [(&'static str, bool, Vec<Bool>); 4] {
+    let n = exists.len();
+    let partitioned = partition.first().is_some_and(|k| !k.is_empty());
+    let ordered = order.first().is_some_and(|k| !k.is_empty());
+    let mut one_partition = SameKeys::new(exists, partition);
+    let mut same_order = SameKeys::new(exists, order);
+    let triples = n <= MAX_TRIPLE_ROWS;
+    let (mut shared, mut apart, mut ties, mut after_tie) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for a in 0..n {
+        for b in 0..a {
+            let pair_partition = one_partition.get(a, b);
+            if partitioned {
+                shared.push(pair_partition.clone());
+                let mut c = vec![exists[a].clone(), exists[b].clone()];
+                c.extend(
+                    partition[a]
+                        .iter()
+                        .chain(&partition[b])
+                        .map(|v| v.null.not()),
+                );
+                c.push(pair_partition.not());
+                apart.push(Bool::and(&c));
+            }
+            if !ordered {
+                continue;
+            }
+            let tie = Bool::and(&[pair_partition, same_order.get(a, b)]);
+            ties.push(tie.clone());
+            for c in (0..n).filter(|&c| triples && c != a && c != b) {
+                let other = Bool::and(&[one_partition.get(a, c), same_order.get(a, c).not()]);
+                after_tie.push(Bool::and(&[tie.clone(), other, exists[c].clone()]));
+            }
+        }
+    }
+    [
+        ("rows share a partition", true, shared),
+        ("rows in different partitions", false, apart),
+        ("tie on the order keys", false, ties),
+        ("tie and another row", true, after_tie),
+    ]
+}
+
+/// Per pair of candidate rows: both exist and their `keys` are the same, built once per pair
+/// (the three-row branch asks for the same pairs many times).
+struct SameKeys<'a> {
+    exists: &'a [Bool],
+    keys: &'a [Vec<SymVal>],
+    built: HashMap<(usize, usize), Bool>,
+}
+
+impl<'a> SameKeys<'a> {
+    fn new(exists: &'a [Bool], keys: &'a [Vec<SymVal>]) -> Self {
+        SameKeys {
+            exists,
+            keys,
+            built: HashMap::new(),
+        }
+    }
+
+    fn get(&mut self, a: usize, b: usize) -> Bool {
+        let (exists, keys) = (self.exists, self.keys);
+        self.built
+            .entry((a, b))
+            .or_insert_with(|| {
+                let mut c = vec![exists[a].clone(), exists[b].clone()];
+                c.extend(keys[a].iter().zip(&keys[b]).map(|(x, y)| same_value(x, y)));
+                Bool::and(&c)
+            })
+            .clone()
     }
 }

@@ -3,7 +3,7 @@
 
 use super::columns::{ColumnId, Columns};
 use super::expr::{literal_text, Expr, SubqueryKind};
-use super::node::{over_clause, Plan};
+use super::node::Plan;
 
 /// The EXPLAIN text of `plan`.
 pub fn explain(plan: &Plan, columns: &Columns) -> String {
@@ -75,22 +75,7 @@ fn write_plan(plan: &Plan, columns: &Columns, indent: usize, out: &mut String) {
         Plan::Window(w) => w
             .calls
             .iter()
-            .map(|c| {
-                let list = |es: &[Expr]| es.iter().map(&ex).collect::<Vec<_>>().join(", ");
-                let partition: Vec<String> = c.partition.iter().map(&ex).collect();
-                let order: Vec<String> = c
-                    .order
-                    .iter()
-                    .map(|o| format!("{}{}", ex(&o.expr), if o.descending { " DESC" } else { "" }))
-                    .collect();
-                format!(
-                    "{}=[{}({}) {}]",
-                    columns.name(c.id),
-                    c.func.to_uppercase(),
-                    list(&c.args),
-                    over_clause(&partition, &order, c.frame.as_deref())
-                )
-            })
+            .map(|c| format!("{}=[{}]", columns.name(c.id), c.render(&ex)))
             .collect(),
         Plan::Values(v) => vec![format!(
             "tuples=[[{}]]",

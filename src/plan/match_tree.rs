@@ -77,19 +77,12 @@ fn add_plan(tree: &mut MatchTree, plan: &Plan, columns: &Columns, parent: Option
         Plan::Window(w) => {
             for c in &w.calls {
                 let call = tree.push(&c.func.to_uppercase(), NodeKind::Computing, Some(node));
-                for a in &c.args {
-                    add_expr(tree, a, columns, call);
-                }
-                if !c.partition.is_empty() {
-                    let n = tree.push("PARTITION BY", NodeKind::Computing, Some(call));
-                    for p in &c.partition {
-                        add_expr(tree, p, columns, n);
+                for (label, exprs) in c.subtrees() {
+                    let parent =
+                        label.map_or(call, |l| tree.push(l, NodeKind::Computing, Some(call)));
+                    for e in exprs {
+                        add_expr(tree, e, columns, parent);
                     }
-                }
-                for o in &c.order {
-                    let dir = if o.descending { "DESC" } else { "ASC" };
-                    let n = tree.push(dir, NodeKind::Computing, Some(call));
-                    add_expr(tree, &o.expr, columns, n);
                 }
             }
         }

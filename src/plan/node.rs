@@ -199,6 +199,55 @@ impl WindowCall {
             .chain(self.partition.iter_mut())
             .chain(self.order.iter_mut().map(|o| &mut o.expr))
     }
+
+    /// True when `other` computes the same values (everything but the output column).
+    pub fn same_call(&self, other: &WindowCall) -> bool {
+        self.func == other.func
+            && self.args == other.args
+            && self.partition == other.partition
+            && self.order == other.order
+            && self.frame == other.frame
+    }
+
+    /// `FUNC(args) OVER (PARTITION BY .. ORDER BY .. DESC frame)`, each expression printed by
+    /// `text`: `sql_plan`'s attribute and the call column's label.
+    pub fn render(&self, text: &dyn Fn(&Expr) -> String) -> String {
+        let list = |es: &[Expr]| es.iter().map(text).collect::<Vec<_>>();
+        let order: Vec<String> = self
+            .order
+            .iter()
+            .map(|o| {
+                format!(
+                    "{}{}",
+                    text(&o.expr),
+                    if o.descending { " DESC" } else { "" }
+                )
+            })
+            .collect();
+        format!(
+            "{}({}) {}",
+            self.func.to_uppercase(),
+            list(&self.args).join(", "),
+            over_clause(&list(&self.partition), &order, self.frame.as_deref())
+        )
+    }
+
+    /// The call's expressions as RelPM's tree and the GMN graph place them under the call's
+    /// node: the arguments directly (`None`), the partition keys under `PARTITION BY`, each
+    /// order key under `ASC` or `DESC`.
+    pub fn subtrees(&self) -> Vec<(Option<&'static str>, Vec<&Expr>)> {
+        let mut out = vec![(None, self.args.iter().collect())];
+        if !self.partition.is_empty() {
+            out.push((Some("PARTITION BY"), self.partition.iter().collect()));
+        }
+        for o in &self.order {
+            out.push((
+                Some(if o.descending { "DESC" } else { "ASC" }),
+                vec![&o.expr],
+            ));
+        }
+        out
+    }
 }
 
 /// Appends one column per window function call to every input row (Calcite's LogicalWindow):

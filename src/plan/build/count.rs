@@ -40,11 +40,10 @@ impl Builder<'_> {
     /// or is the whole (one-column) key. None for a column not read from a table.
     fn key_facts(&self, c: ColumnId) -> Option<KeyFacts<'_>> {
         let (table, column) = self.columns.meta(c).origin.as_ref()?;
-        let t = self.schema.table_index(table)?;
-        let in_key = self.schema.tables[t]
-            .primary_key
-            .contains(&self.schema.column_index(t, column)?);
-        let t = &self.schema.tables[t];
+        let index = self.schema.table_index(table)?;
+        let column = self.schema.column_index(index, column)?;
+        let t = &self.schema.tables[index];
+        let in_key = t.primary_key.contains(&column);
         Some(KeyFacts {
             table: t.name.as_str(),
             in_key,

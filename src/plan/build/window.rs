@@ -6,7 +6,7 @@ use super::expr::Alias;
 use super::{BuildResult, Builder, PlanError, Scope};
 use crate::plan::columns::ColumnId;
 use crate::plan::expr::{DataType, Expr};
-use crate::plan::node::{over_clause, Plan, Window, WindowCall, WindowOrder};
+use crate::plan::node::{Plan, Window, WindowCall, WindowOrder};
 use sqlparser::ast::{OrderBySort, WindowType};
 
 /// SQLite's window functions: the built-in ones and the aggregates that may take OVER.
@@ -123,14 +123,15 @@ impl Builder<'_> {
             Some(end) => format!("{} BETWEEN {} AND {end}", f.units, f.start_bound),
             None => format!("{} {}", f.units, f.start_bound),
         });
-        let found = self.windows.calls.iter().find(|c| {
-            c.func == name
-                && c.args == args
-                && c.partition == partition
-                && c.order == order
-                && c.frame == frame
-        });
-        if let Some(c) = found {
+        let mut call = WindowCall {
+            id: 0,
+            func: name,
+            args,
+            partition,
+            order,
+            frame,
+        };
+        if let Some(c) = self.windows.calls.iter().find(|c| c.same_call(&call)) {
             return Ok(Expr::Column(c.id));
         }
         self.windows.planned += 1;
@@ -139,54 +140,28 @@ impl Builder<'_> {
                 "at most {MAX_WINDOW_CALLS} window function calls in one query"
             )));
         }
-        let id = self.window_column(&name, &args, &partition, &order, frame.as_deref());
-        self.windows.calls.push(WindowCall {
-            id,
-            func: name,
-            args,
-            partition,
-            order,
-            frame,
-        });
+        call.id = self.window_column(&call);
+        let id = call.id;
+        self.windows.calls.push(call);
         Ok(Expr::Column(id))
     }
 
-    /// The output column of a new window call, typed by its function.
-    fn window_column(
-        &mut self,
-        name: &str,
-        args: &[Expr],
-        partition: &[Expr],
-        order: &[WindowOrder],
-        frame: Option<&str>,
-    ) -> ColumnId {
-        let (ty, not_null) = match name {
+    /// The output column of a new window call, typed by its function and labelled by its text.
+    fn window_column(&mut self, call: &WindowCall) -> ColumnId {
+        let (ty, not_null) = match call.func.as_str() {
             "row_number" | "rank" | "dense_rank" | "ntile" | "count" => (DataType::Integer, true),
             "percent_rank" | "cume_dist" | "total" => (DataType::Real, true),
             "avg" => (DataType::Real, false),
             "group_concat" => (DataType::Text, false),
             _ => (
-                args.first()
+                call.args
+                    .first()
                     .map_or(DataType::Any, |a| a.data_type(&self.columns)),
                 false,
             ),
         };
-        let digests =
-            |es: &[Expr]| -> Vec<String> { es.iter().map(|e| e.digest(&self.columns)).collect() };
-        let order: Vec<String> = order
-            .iter()
-            .map(|o| {
-                let dir = if o.descending { " DESC" } else { "" };
-                format!("{}{dir}", o.expr.digest(&self.columns))
-            })
-            .collect();
-        let label = format!(
-            "{}({}) {}",
-            name.to_uppercase(),
-            digests(args).join(", "),
-            over_clause(&digests(partition), &order, frame)
-        );
-        self.columns.derived(name, ty, label, not_null)
+        let label = call.render(&|e| e.digest(&self.columns));
+        self.columns.derived(&call.func, ty, label, not_null)
     }
 
     /// `plan` under the block's Window operator when the block calls window functions.
