@@ -107,7 +107,7 @@ impl Similarity {
 
 /// The band a decision places a pair in: a pair that differs only by tie-breaking at a LIMIT
 /// cut-off ([`Evidence::TieBreaking`], under `test-suite` semantics) is weak evidence, as one
-/// that differs only with NULLs or on empty input; under `test-suite` semantics a pair that
+/// that differs only in how often rows repeat, only with NULLs or on empty input; under `test-suite` semantics a pair that
 /// differs only with NULLs ranks above these.
 pub fn band(decision: &Decision) -> Band {
     match &decision.verdict {
@@ -118,9 +118,10 @@ pub fn band(decision: &Decision) -> Band {
         }
         Verdict::Different(c) => match c.evidence {
             Evidence::Ordinary => COUNTEREXAMPLE,
-            Evidence::NullDependent | Evidence::EmptyInput | Evidence::TieBreaking => {
-                WEAK_COUNTEREXAMPLE
-            }
+            Evidence::Repeats
+            | Evidence::NullDependent
+            | Evidence::EmptyInput
+            | Evidence::TieBreaking => WEAK_COUNTEREXAMPLE,
         },
     }
 }

@@ -89,7 +89,7 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
         params: &[GOLD, PRED, SCHEMA, OPTIONS],
         returns: SqlType::Text,
         doc: "JSON explaining sql_similarity on the same arguments: score, verdict, evidence \
-              (ordinary, null-dependent, empty-input, tie-breaking), reason, band, structural \
+              (ordinary, repeats, null-dependent, empty-input, tie-breaking), reason, band, structural \
               mean and each component score.",
         deterministic: true,
         call: combined::sql_similarity_components,

@@ -317,12 +317,13 @@ pub fn same_rows(a: &[Row], b: &[Row], order: &RowOrder) -> bool {
     true
 }
 
-/// `rows` without repeated rows (equal as [`row_eq`] says), the first of each kept.
-fn distinct(rows: &[Row]) -> Vec<Row> {
-    let mut sorted: Vec<&Row> = rows.iter().collect();
-    sorted.sort_by(|p, q| row_cmp(p, q));
-    sorted.dedup_by(|p, q| row_eq(p, q));
-    sorted.into_iter().cloned().collect()
+/// `rows` without repeated rows (equal as [`row_eq`] says): the first of each, in their order.
+pub fn distinct(rows: &[Row]) -> Vec<Row> {
+    let mut sorted: Vec<usize> = (0..rows.len()).collect();
+    sorted.sort_by(|&p, &q| row_cmp(&rows[p], &rows[q]).then(p.cmp(&q)));
+    sorted.dedup_by(|later, first| row_eq(&rows[*later], &rows[*first]));
+    sorted.sort_unstable();
+    sorted.into_iter().map(|i| rows[i].clone()).collect()
 }
 
 /// Same results under `semantics` (the gold's rows `a`, the prediction's `b`), numbers within

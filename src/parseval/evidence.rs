@@ -1,7 +1,8 @@
-//! How strong a counterexample is: whether the two queries differ on ordinary data, only through NULL values, only on empty input, or (under `test-suite` semantics) only by tie-breaking at a LIMIT cut-off.
+//! How strong a counterexample is: whether the two queries differ on ordinary data, only in how often rows repeat, only through NULL values, only on empty input, or (under `test-suite` semantics) only by tie-breaking at a LIMIT cut-off.
 
 use crate::exec::compare::Cell;
-use crate::exec::instance::{storage_class, Database, Outcome};
+use crate::exec::instance::{distinct, same_result, storage_class, Database, Outcome, RowOrder};
+use crate::exec::options::Semantics;
 use crate::schema::{Affinity, Schema};
 use rusqlite::types::Value;
 
@@ -12,6 +13,11 @@ pub enum Evidence {
     /// The results differ on a database without NULL values, and both are real results (or the
     /// prediction fails where the gold query runs).
     Ordinary,
+    /// The results hold the same rows, only repeated a different number of times (a DISTINCT
+    /// more or less, a join that repeats rows): under `bag` and `test-suite` semantics a
+    /// difference, but BIRD's execution accuracy and test-suite-sql-eval's default (which
+    /// removes every DISTINCT) do not count it.
+    Repeats,
     /// The only databases found that tell the queries apart hold NULL values
     /// (e.g. `COUNT(col)` against `COUNT(*)`).
     NullDependent,
@@ -31,14 +37,21 @@ impl Evidence {
     pub fn name(self) -> &'static str {
         match self {
             Evidence::Ordinary => "ordinary",
+            Evidence::Repeats => "repeats",
             Evidence::NullDependent => "null-dependent",
             Evidence::EmptyInput => "empty-input",
             Evidence::TieBreaking => "tie-breaking",
         }
     }
 
-    /// Classifies the database `db` on which `gold` and `pred` differ.
-    pub fn of(db: &Database, gold: &Outcome, pred: &Outcome) -> Evidence {
+    /// Classifies the database `db` on which `gold` and `pred` differ when their rows are
+    /// compared under `order` and `semantics`.
+    pub fn of(
+        db: &Database,
+        (gold, pred): (&Outcome, &Outcome),
+        order: &RowOrder,
+        semantics: Semantics,
+    ) -> Evidence {
         if matches!(pred, Outcome::Error(_)) {
             return Evidence::Ordinary;
         }
@@ -52,9 +65,21 @@ impl Evidence {
             Evidence::NullDependent
         } else if db.tables.iter().all(|t| t.rows.is_empty()) || empty_against_nothing(gold, pred) {
             Evidence::EmptyInput
+        } else if only_repeats(gold, pred, order, semantics) {
+            Evidence::Repeats
         } else {
             Evidence::Ordinary
         }
+    }
+}
+
+/// Both queries return rows, and without their repeated rows the results are the same.
+fn only_repeats(gold: &Outcome, pred: &Outcome, order: &RowOrder, semantics: Semantics) -> bool {
+    match (gold, pred) {
+        (Outcome::Rows(g), Outcome::Rows(p)) => {
+            same_result(&distinct(g), &distinct(p), order, semantics)
+        }
+        _ => false,
     }
 }
 
@@ -164,6 +189,10 @@ mod tests {
         }
     }
 
+    fn of(db: &Database, gold: &Outcome, pred: &Outcome) -> Evidence {
+        Evidence::of(db, (gold, pred), &RowOrder::Bag, Semantics::TestSuite)
+    }
+
     #[test]
     fn classifies_by_database_and_results() {
         let one = rows(vec![vec![Cell::Int(1)]]);
@@ -172,22 +201,30 @@ mod tests {
         let none = rows(vec![]);
         let plain = db(vec![Value::Integer(1)]);
         let with_null = db(vec![Value::Integer(1), Value::Null]);
-        assert_eq!(
-            Evidence::of(&Database::default(), &one, &two),
-            Evidence::EmptyInput
-        );
-        assert_eq!(Evidence::of(&plain, &null_row, &none), Evidence::EmptyInput);
-        assert_eq!(
-            Evidence::of(&with_null, &one, &two),
-            Evidence::NullDependent
-        );
-        assert_eq!(Evidence::of(&plain, &one, &two), Evidence::Ordinary);
+        assert_eq!(of(&Database::default(), &one, &two), Evidence::EmptyInput);
+        assert_eq!(of(&plain, &null_row, &none), Evidence::EmptyInput);
+        assert_eq!(of(&with_null, &one, &two), Evidence::NullDependent);
+        assert_eq!(of(&plain, &one, &two), Evidence::Ordinary);
         let failed = Outcome::Error("no such column".into());
-        assert_eq!(
-            Evidence::of(&Database::default(), &one, &failed),
-            Evidence::Ordinary
-        );
-        assert!(Evidence::Ordinary < Evidence::NullDependent);
+        assert_eq!(of(&Database::default(), &one, &failed), Evidence::Ordinary);
+        assert!(Evidence::Ordinary < Evidence::Repeats);
+        assert!(Evidence::Repeats < Evidence::NullDependent);
         assert!(Evidence::NullDependent < Evidence::EmptyInput);
+    }
+
+    #[test]
+    fn repeated_rows_alone_are_repeats() {
+        let plain = db(vec![Value::Integer(1)]);
+        let int_rows = |v: &[i64]| rows(v.iter().map(|&x| vec![Cell::Int(x)]).collect());
+        let (once, twice) = (int_rows(&[1, 2]), int_rows(&[1, 2, 1]));
+        assert_eq!(of(&plain, &once, &twice), Evidence::Repeats);
+        assert_eq!(of(&plain, &once, &int_rows(&[1, 3, 1])), Evidence::Ordinary);
+        // under an ORDER BY, the rows without repeats must still come in the gold's order
+        let sorted = RowOrder::Sorted(vec![0]);
+        let of_sorted =
+            |g: &Outcome, p: &Outcome| Evidence::of(&plain, (g, p), &sorted, Semantics::Bag);
+        assert_eq!(of_sorted(&once, &int_rows(&[1, 1, 2])), Evidence::Repeats);
+        assert_eq!(of_sorted(&once, &int_rows(&[2, 1, 1])), Evidence::Ordinary);
+        assert_eq!(of_sorted(&once, &int_rows(&[2, 1])), Evidence::Ordinary);
     }
 }

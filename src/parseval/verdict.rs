@@ -122,6 +122,7 @@ impl Decision {
                     Evidence::NullDependent => {
                         " (only databases with NULL values tell them apart)".into()
                     }
+                    Evidence::Repeats => " (they differ only in how often rows repeat)".into(),
                     Evidence::EmptyInput => " (they differ only when nothing qualifies)".into(),
                     Evidence::TieBreaking => format!(
                         " (only by which tied rows a LIMIT keeps, on {} of {} generated \
@@ -197,7 +198,7 @@ fn strongest(
     db: &Database,
     outcome: crate::exec::instance::Comparison,
 ) -> Counterexample {
-    let evidence = Evidence::of(db, &outcome.gold, &outcome.pred);
+    let evidence = Evidence::of(db, (&outcome.gold, &outcome.pred), order, semantics);
     // a list comparison holds only where both orders are determined, which replacing
     // NULLs may change: such a counterexample is kept as found
     if evidence == Evidence::NullDependent && !listed {
@@ -210,7 +211,7 @@ fn strongest(
             };
             // like every counterexample, it must differ twice, on fresh copies
             if let (Some(_), Some(c)) = (run(), run()) {
-                let evidence = Evidence::of(&plain, &c.gold, &c.pred);
+                let evidence = Evidence::of(&plain, (&c.gold, &c.pred), order, semantics);
                 return Counterexample {
                     db: plain,
                     gold: c.gold,

@@ -59,6 +59,24 @@ def test_empty_input_difference_is_weaker_evidence(host):
     assert 0.1 <= s["score"] <= 0.45
 
 
+def test_difference_only_in_repeated_rows_is_weaker_evidence(host):
+    # a DISTINCT more: the same names, each once; BIRD's execution accuracy compares rows as
+    # sets and test-suite-sql-eval removes DISTINCT by default, so neither counts this
+    gold, pred = "SELECT country FROM singer", "SELECT DISTINCT country FROM singer"
+    s = components(host, gold, pred)
+    assert (s["verdict"], s["evidence"]) == (0, "repeats"), s["reason"]
+    assert s["reason"].endswith("(they differ only in how often rows repeat)"), s["reason"]
+    assert s["band"] == [0.1, 0.45] and 0.1 <= s["score"] <= 0.45
+    assert components(host, gold, pred, options='{"semantics": "set"}')["verdict"] == 1
+    # a repeat and a real difference: the search goes on to the ordinary counterexample
+    s = components(host, gold, "SELECT DISTINCT country FROM singer WHERE age > 30")
+    assert (s["verdict"], s["evidence"]) == (0, "ordinary"), s["reason"]
+    # under an ORDER BY the rows left after removing repeats must come in the gold's order
+    ordered = "SELECT country FROM singer ORDER BY country"
+    s = components(host, ordered, "SELECT DISTINCT country FROM singer ORDER BY country DESC")
+    assert (s["verdict"], s["evidence"]) == (0, "ordinary"), s["reason"]
+
+
 def test_score_matches_its_components_and_sql_equivalent(host):
     gold, pred = "SELECT name FROM singer", "SELECT DISTINCT name FROM singer"
     s = components(host, gold, pred)
