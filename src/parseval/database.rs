@@ -8,6 +8,7 @@ use z3::{Model, Solver};
 
 use super::speculation::choice;
 use super::symbolic::{same_value, Sort, SymRow, SymVal, Term};
+use super::z3_text::unescape_z3_text;
 use crate::exec::instance::{Database, TableRows};
 use crate::schema::{Affinity, Schema};
 
@@ -204,8 +205,9 @@ impl SymDb {
         self.tables.iter().find(|x| x.table == t)
     }
 
-    /// Asserts the integrity constraints on `solver`: value domains (text is ASCII by Z3's
-    /// `encoding` parameter; a printable-character regex made string checks ten times slower
+    /// Asserts the integrity constraints on `solver`: value domains (text is 8-bit by Z3's
+    /// `encoding` parameter, `z3_text::Z3_ENCODING`; a printable-character regex made string
+    /// checks ten times slower
     /// on BIRD), tuples used in order,
     /// primary-key and unique distinctness, and foreign keys referencing an existing tuple.
     pub fn assert_constraints(&self, schema: &Schema, solver: &Solver) {
@@ -448,48 +450,5 @@ impl SymDb {
             });
         }
         db
-    }
-}
-
-/// The text a Z3 string value stands for: Z3 prints every character outside printable ASCII (and
-/// the backslash) as `\u{hex}`, so a model's `"\u{0}"` is the one-character text NUL, not six
-/// characters that sort after `'8'`. A malformed escape stays as it is.
-pub fn unescape_z3_text(printed: &str) -> String {
-    let mut out = String::with_capacity(printed.len());
-    let mut rest = printed;
-    while let Some(at) = rest.find("\\u{") {
-        out.push_str(&rest[..at]);
-        let after = &rest[at + 3..];
-        let decoded = after.find('}').and_then(|end| {
-            let c = u32::from_str_radix(&after[..end], 16)
-                .ok()
-                .and_then(char::from_u32)?;
-            Some((c, end))
-        });
-        match decoded {
-            Some((c, end)) => {
-                out.push(c);
-                rest = &after[end + 1..];
-            }
-            None => {
-                out.push_str(&rest[at..at + 3]);
-                rest = after;
-            }
-        }
-    }
-    out.push_str(rest);
-    out
-}
-
-#[cfg(test)]
-mod unescape_tests {
-    use super::unescape_z3_text;
-
-    #[test]
-    fn z3_escapes_become_the_characters_they_stand_for() {
-        assert_eq!(unescape_z3_text("\\u{0}"), "\0");
-        assert_eq!(unescape_z3_text("a\\u{5c}b\\u{7f}"), "a\\b\u{7f}");
-        assert_eq!(unescape_z3_text("plain 8"), "plain 8");
-        assert_eq!(unescape_z3_text("\\u{zz} \\u{"), "\\u{zz} \\u{");
     }
 }

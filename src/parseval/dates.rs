@@ -4,11 +4,10 @@
 //! (the solver then prefers date-shaped values). SQLite accepts more input shapes (`T`
 //! separators, fractional seconds, Julian day numbers); those are left to execution.
 
-use std::str::FromStr;
-
 use z3::ast::{Bool, Int, Regexp, String as ZString};
 
 use super::speculation::lift;
+use super::z3_text::z3_string;
 
 /// A text of the shape `YYYY-MM-DD` (years 1000-2999, days up to 28: every month has them).
 fn date_regex() -> Regexp {
@@ -110,12 +109,12 @@ fn strftime_of(format: &str, s: &ZString) -> Option<(ZString, Bool)> {
         };
         uses_time |= from >= 11;
         if !literal.is_empty() {
-            parts.push(ZString::from_str(&std::mem::take(&mut literal)).ok()?);
+            parts.push(z3_string(&std::mem::take(&mut literal))?);
         }
         parts.push(piece(s, from, len));
     }
     if !literal.is_empty() {
-        parts.push(ZString::from_str(&literal).ok()?);
+        parts.push(z3_string(&literal)?);
     }
     if parts.is_empty() {
         return None;

@@ -1,22 +1,17 @@
 //! Scalar expressions as Z3 terms: columns, literals, arithmetic, comparisons, LIKE patterns, CASE, a few functions and subqueries; anything else becomes a speculative (unconstrained) value that execution decides.
 
-use std::str::FromStr;
-
 use z3::ast::{Bool, Int, Real, String as ZString};
 
 use super::execute::Executor;
 use super::speculation::{lift, literal_text};
 use super::symbolic::{as_real, cmp_terms, ite_val, Cmp, SymVal, Term, Truth};
+use super::z3_text::z3_string;
 use crate::plan::{DataType, Expr, Literal, Op, Subquery, SubqueryKind};
 
 type Env = [(u32, SymVal)];
 
 fn text_term(s: &str) -> Option<Term> {
-    // Z3 reads \u{..} escapes in string literals: such text is not modelled
-    if s.contains('\\') {
-        return None;
-    }
-    ZString::from_str(s).ok().map(Term::Text)
+    z3_string(s).map(Term::Text)
 }
 
 fn literal(l: &Literal) -> SymVal {
@@ -103,7 +98,7 @@ fn like(s: &ZString, pattern: &str) -> Option<Bool> {
         return None;
     }
     let parts: Vec<&str> = pattern.split('%').collect();
-    let lit = |p: &str| ZString::from_str(p).ok();
+    let lit = z3_string;
     Some(match parts.as_slice() {
         [exact] => s.eq(lit(exact)?),
         [pre, post] => {
@@ -114,10 +109,9 @@ fn like(s: &ZString, pattern: &str) -> Option<Bool> {
             if !post.is_empty() {
                 c.push(lit(post)?.suffix(s));
             }
-            c.push(
-                s.length()
-                    .ge(Int::from_i64((pre.len() + post.len()) as i64)),
-            );
+            c.push(s.length().ge(Int::from_i64(
+                (pre.chars().count() + post.chars().count()) as i64,
+            )));
             Bool::and(&c)
         }
         _ => {

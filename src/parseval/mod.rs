@@ -45,6 +45,7 @@ pub mod variants;
 pub mod verdict;
 mod window;
 pub mod work;
+pub mod z3_text;
 
 pub use error::SearchError;
 pub use evidence::Evidence;

@@ -2,12 +2,11 @@
 //! and `||` part there) and a value that case mapping or trimming changes (`upper(name)` against
 //! `name`), which the predicates' branches never ask for.
 
-use std::str::FromStr;
-
-use z3::ast::{Bool, String as ZString};
+use z3::ast::Bool;
 
 use super::execute::{any, Executor};
 use super::symbolic::{SymRel, SymVal, Term};
+use super::z3_text::z3_string;
 use crate::plan::{Expr, Op};
 
 /// Most case-mapping calls looked at per projection.
@@ -76,7 +75,7 @@ impl Executor<'_> {
             }
         }
         for (k, (f, arg)) in calls.into_iter().enumerate() {
-            let Some(needle) = changing_text(f).and_then(|t| ZString::from_str(t).ok()) else {
+            let Some(needle) = changing_text(f).and_then(z3_string) else {
                 continue;
             };
             let mut hits = Vec::new();

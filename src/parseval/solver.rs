@@ -31,7 +31,7 @@ fn set_memory_cap() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
         z3::set_global_param("memory_max_size", &MAX_MEMORY_MB.to_string());
-        z3::set_global_param("encoding", "ascii");
+        z3::set_global_param("encoding", super::z3_text::Z3_ENCODING);
     });
 }
 

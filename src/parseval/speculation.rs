@@ -1,11 +1,10 @@
 //! Speculative text values (the paper's speculative concrete assignment): in the search's first pass a generated text value is one of a few constants (the queries' own literals, dates just inside and outside date-shaped literals, plain fillers), chosen by an integer, so Z3 picks among constants instead of solving string constraints. Its string theory gives up on a substring compared between two bounds (`SUBSTR(date, 1, 7) BETWEEN '2008-08' AND '2008-10'`) even with nothing else asserted; over constants the same check takes milliseconds.
 
-use std::str::FromStr;
-
 use z3::ast::{Ast, Bool, Int, String as ZString};
 use z3::DeclKind;
 
 use super::search::visit_all;
+use super::z3_text::{unescape_z3_text, z3_string};
 use crate::plan::{Expr, Literal, QueryPlan};
 
 /// Most literals taken from the queries (the domain adds dates and fillers to them).
@@ -54,7 +53,7 @@ pub fn query_texts(q: &QueryPlan) -> Vec<String> {
 pub fn text_domain(literals: &[String], size: usize) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let mut add = |t: String| {
-        if t.len() <= MAX_LITERAL_LEN && t.is_ascii() && !out.contains(&t) {
+        if t.len() <= MAX_LITERAL_LEN && z3_string(&t).is_some() && !out.contains(&t) {
             out.push(t);
         }
     };
@@ -77,9 +76,9 @@ pub fn text_domain(literals: &[String], size: usize) -> Vec<String> {
 /// no range needs asserting); None for an empty domain or a text Z3 cannot hold.
 pub fn choice(domain: &[String], k: &Int) -> Option<ZString> {
     let (last, rest) = domain.split_last()?;
-    let mut term = ZString::from_str(last).ok()?;
+    let mut term = z3_string(last)?;
     for (i, t) in rest.iter().enumerate().rev() {
-        let value = ZString::from_str(t).ok()?;
+        let value = z3_string(t)?;
         term = k.eq(Int::from_i64(i as i64)).ite(&value, &term);
     }
     Some(term)
@@ -127,7 +126,10 @@ pub fn lift_pair(
 /// returns an empty string), and an unconstrained text must never decide a comparison as "".
 pub fn literal_text(s: &ZString) -> Option<String> {
     let literal = s.safe_decl().ok()?.kind() == DeclKind::Internal && s.children().is_empty();
-    literal.then(|| s.as_string()).flatten()
+    literal
+        .then(|| s.as_string())
+        .flatten()
+        .map(|t| unescape_z3_text(&t))
 }
 
 /// How many branches `s` splits into, None above [`MAX_LIFTED`].
@@ -299,6 +301,7 @@ pub fn dates_around(lit: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::str::FromStr;
 
     #[test]
     fn dates_around_years_months_days_and_times() {
