@@ -207,9 +207,8 @@ impl SymDb {
 
     /// Asserts the integrity constraints on `solver`: value domains (text is 8-bit by Z3's
     /// `encoding` parameter, `z3_text::Z3_ENCODING`; a printable-character regex made string
-    /// checks ten times slower
-    /// on BIRD), tuples used in order,
-    /// primary-key and unique distinctness, and foreign keys referencing an existing tuple.
+    /// checks ten times slower on BIRD), tuples used in order, primary-key and unique
+    /// distinctness, and foreign keys referencing an existing tuple.
     pub fn assert_constraints(&self, schema: &Schema, solver: &Solver) {
         for st in &self.tables {
             let Some(table) = schema.tables.get(st.table) else {

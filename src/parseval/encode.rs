@@ -10,17 +10,15 @@ use crate::plan::{DataType, Expr, Literal, Op, Subquery, SubqueryKind};
 
 type Env = [(u32, SymVal)];
 
-fn text_term(s: &str) -> Option<Term> {
-    z3_string(s).map(Term::Text)
-}
-
 fn literal(l: &Literal) -> SymVal {
     match l {
         Literal::Null => SymVal::null(),
         Literal::Integer(i) => SymVal::of(Term::Int(Int::from_i64(*i))),
         Literal::Boolean(b) => SymVal::of(Term::Int(Int::from_i64(*b as i64))),
         Literal::Real(f) => real_literal(*f).map_or_else(SymVal::unknown, SymVal::of),
-        Literal::Text(s) => text_term(s).map_or_else(SymVal::unknown, SymVal::of),
+        Literal::Text(s) => {
+            z3_string(s).map_or_else(SymVal::unknown, |t| SymVal::of(Term::Text(t)))
+        }
     }
 }
 

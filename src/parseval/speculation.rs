@@ -4,7 +4,7 @@ use z3::ast::{Ast, Bool, Int, String as ZString};
 use z3::DeclKind;
 
 use super::search::visit_all;
-use super::z3_text::{unescape_z3_text, z3_string};
+use super::z3_text::{unescape_z3_text, z3_can_hold, z3_string};
 use crate::plan::{Expr, Literal, QueryPlan};
 
 /// Most literals taken from the queries (the domain adds dates and fillers to them).
@@ -53,7 +53,7 @@ pub fn query_texts(q: &QueryPlan) -> Vec<String> {
 pub fn text_domain(literals: &[String], size: usize) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let mut add = |t: String| {
-        if t.len() <= MAX_LITERAL_LEN && z3_string(&t).is_some() && !out.contains(&t) {
+        if t.len() <= MAX_LITERAL_LEN && z3_can_hold(&t) && !out.contains(&t) {
             out.push(t);
         }
     };

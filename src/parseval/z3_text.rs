@@ -1,5 +1,6 @@
 //! Text between Rust and Z3's string theory: Z3 reads and prints every character outside printable ASCII, and the backslash, as a `\u{hex}` escape, so text goes in escaped and comes out unescaped.
 
+use std::fmt::Write;
 use std::str::FromStr;
 
 use z3::ast::String as ZString;
@@ -12,18 +13,25 @@ pub const Z3_ENCODING: &str = "ascii";
 /// a character beyond it (`–`, `日本`) is not.
 const MAX_Z3_CHAR: u32 = 0xFF;
 
+/// Whether Z3 holds every character of `text` under [`Z3_ENCODING`] (none beyond
+/// [`MAX_Z3_CHAR`]): the texts [`z3_string`] writes.
+pub fn z3_can_hold(text: &str) -> bool {
+    text.chars().all(|c| c as u32 <= MAX_Z3_CHAR)
+}
+
 /// `text` as a Z3 string literal of the same characters: each character outside printable ASCII,
 /// and the backslash, written as the escape Z3 reads as that one character (raw UTF-8 would
-/// reach Z3 as one character per byte, so `'è'` could never equal the query's `'è'`). None for a
-/// character beyond [`MAX_Z3_CHAR`]: such text is not modelled (execution decides it).
+/// reach Z3 as one character per byte, so `'è'` could never equal the query's `'è'`). None when
+/// Z3 cannot hold it ([`z3_can_hold`]): such text is not modelled (execution decides it).
 pub fn z3_string(text: &str) -> Option<ZString> {
+    if !z3_can_hold(text) {
+        return None;
+    }
     let mut escaped = String::with_capacity(text.len());
     for c in text.chars() {
         if c == '\\' || !(' '..='~').contains(&c) {
-            if c as u32 > MAX_Z3_CHAR {
-                return None;
-            }
-            escaped.push_str(&format!("\\u{{{:x}}}", c as u32));
+            // writing to a String cannot fail
+            let _ = write!(escaped, "\\u{{{:x}}}", c as u32);
         } else {
             escaped.push(c);
         }
@@ -98,6 +106,7 @@ mod tests {
         }
         for beyond in ["日本", "l 13–10", "😀"] {
             assert!(z3_string(beyond).is_none(), "{beyond}");
+            assert!(!z3_can_hold(beyond), "{beyond}");
         }
     }
 }
