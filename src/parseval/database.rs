@@ -24,6 +24,8 @@ pub struct SymTable {
     pub table: usize,
     /// Sort of each column of the table, in declaration order.
     pub sorts: Vec<Sort>,
+    /// Whether each column is declared `DATE` ([`crate::schema::Column::holds_dates`]).
+    pub dates: Vec<bool>,
     pub rows: Vec<SymRow>,
 }
 
@@ -122,14 +124,15 @@ fn is_key(table: &crate::schema::Table, c: usize) -> bool {
 impl SymDb {
     /// `size` candidate tuples for each table in `tables` (indices into the schema);
     /// `hint` tells how the query uses a column (as a number or as text); with `texts`, every
-    /// modelled text value is one of those texts instead of any string.
+    /// modelled text value is one of those texts instead of any string; a `DATE` column's value
+    /// is always one of `date_texts` ([`super::speculation::date_domain`]).
     pub fn new(
         schema: &Schema,
         tables: &[usize],
         size: usize,
         hint: &dyn Fn(usize) -> Option<Sort>,
         used: &dyn Fn(usize) -> bool,
-        texts: Option<&[String]>,
+        (texts, date_texts): (Option<&[String]>, &[String]),
     ) -> SymDb {
         let mut out = SymDb::default();
         let unified = unified_sorts(schema, tables, hint);
@@ -147,14 +150,19 @@ impl SymDb {
                         .unwrap_or_else(|| column_sort(schema, c, hint(c)))
                 })
                 .collect();
+            let dates: Vec<bool> = table
+                .columns
+                .iter()
+                .map(|&c| schema.columns.get(c).is_some_and(|col| col.holds_dates()))
+                .collect();
             let rows = (0..size)
                 .map(|i| SymRow {
                     exists: Bool::new_const(format!("t{t}_r{i}_exists")),
                     vals: table
                         .columns
                         .iter()
-                        .zip(&sorts)
-                        .map(|(&c, sort)| {
+                        .zip(sorts.iter().zip(&dates))
+                        .map(|(&c, (sort, &date))| {
                             let not_null = schema.columns.get(c).is_some_and(|col| col.not_null)
                                 || table.primary_key.contains(&c);
                             if !used(c) {
@@ -170,12 +178,15 @@ impl SymDb {
                                 Sort::Real => Term::Real(Real::new_const(name.as_str())),
                                 Sort::Text => {
                                     let k = Int::new_const(format!("{name}_k"));
-                                    match texts.and_then(|d| choice(d, &k)) {
-                                        Some(s) => {
-                                            out.speculated = true;
-                                            Term::Text(s)
-                                        }
-                                        None => Term::Text(ZString::new_const(name.as_str())),
+                                    match date.then(|| choice(date_texts, &k)).flatten() {
+                                        Some(s) => Term::Text(s),
+                                        None => match texts.and_then(|d| choice(d, &k)) {
+                                            Some(s) => {
+                                                out.speculated = true;
+                                                Term::Text(s)
+                                            }
+                                            None => Term::Text(ZString::new_const(name.as_str())),
+                                        },
                                     }
                                 }
                             };
@@ -194,6 +205,7 @@ impl SymDb {
             out.tables.push(SymTable {
                 table: t,
                 sorts,
+                dates,
                 rows,
             });
         }
@@ -409,7 +421,8 @@ impl SymDb {
                     .vals
                     .iter()
                     .zip(&st.sorts)
-                    .map(|(v, sort)| {
+                    .zip(&st.dates)
+                    .map(|((v, sort), &date)| {
                         let null = model
                             .eval(&v.null, true)
                             .and_then(|b| b.as_bool())
@@ -435,6 +448,7 @@ impl SymDb {
                                 .map_or(Value::Text(String::new()), |t| {
                                     Value::Text(unescape_z3_text(&t))
                                 }),
+                            (None, Sort::Text) if date => Value::Text(nth_date(n)),
                             (None, Sort::Text) => Value::Text(format!("v{n}")),
                             (None, Sort::Real) => Value::Real(n as f64),
                             (None, Sort::Int) => Value::Integer(n),
@@ -450,4 +464,16 @@ impl SymDb {
         }
         db
     }
+}
+
+/// A date for the n-th fixed value of a `DATE` column: `2000-01-01`, `2000-01-02`, ... (distinct
+/// for the few rows an instance holds).
+pub fn nth_date(n: i64) -> String {
+    let n = n.max(1) - 1;
+    format!(
+        "{:04}-{:02}-{:02}",
+        2000 + n / 336,
+        1 + (n / 28) % 12,
+        1 + n % 28
+    )
 }

@@ -1,5 +1,6 @@
 //! How strong a counterexample is: whether the two queries differ on ordinary data, only in how often rows repeat, only through NULL values, only on empty input, or (under `test-suite` semantics) only by tie-breaking at a LIMIT cut-off.
 
+use super::database::nth_date;
 use crate::exec::compare::Cell;
 use crate::exec::instance::{distinct, same_result, storage_class, Database, Outcome, RowOrder};
 use crate::exec::options::Semantics;
@@ -107,6 +108,9 @@ pub fn without_nulls(schema: &Schema, db: &Database) -> Option<Database> {
                         Some(v) => v,
                         None => continue,
                     },
+                    None if schema.columns.get(column).is_some_and(|c| c.holds_dates()) => {
+                        Value::Text(nth_date(replaced as i64 + 1))
+                    }
                     None => fresh_value(storage_class(schema, column), replaced + 1),
                 };
                 replaced += 1;

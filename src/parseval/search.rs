@@ -10,7 +10,7 @@ use super::database::SymDb;
 use super::execute::{Branch, Executor};
 use super::options::{Mode, Options};
 use super::solver::{bounded_solver, with_bounded_z3};
-use super::speculation::{query_texts, text_domain};
+use super::speculation::{date_domain, query_texts, text_domain};
 use super::symbolic::Sort;
 use super::symbolic::SymRel;
 use super::work::Budget;
@@ -406,6 +406,7 @@ fn search_size(
     let seed = opts.seed;
     let mode = opts.mode;
     let domain = speculative.then(|| text_domain(literals, size));
+    let dates = date_domain(literals, size);
     let searched = with_bounded_z3(budget.work().cap(), || {
         let meter = budget.context();
         let db = SymDb::new(
@@ -414,7 +415,7 @@ fn search_size(
             size,
             &|c| hints.get(&c).copied(),
             &|c| used.contains(&c),
-            domain.as_deref(),
+            (domain.as_deref(), &dates),
         );
         let mut exec = Executor::new(schema, &db, &q.columns);
         let rel = exec.run(&q.root, &[])?;

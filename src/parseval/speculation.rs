@@ -3,6 +3,7 @@
 use z3::ast::{Ast, Bool, Int, String as ZString};
 use z3::DeclKind;
 
+use super::database::nth_date;
 use super::search::visit_all;
 use super::z3_text::{unescape_z3_text, z3_can_hold, z3_string};
 use crate::plan::{Expr, Literal, QueryPlan};
@@ -71,6 +72,44 @@ pub fn text_domain(literals: &[String], size: usize) -> Vec<String> {
     }
     out
 }
+
+/// The dates a value of a `DATE` column may take ([`crate::schema::Column::holds_dates`]): the
+/// dates around each literal that names a year, a month or a day (also as a LIKE pattern,
+/// `'1991%'`, `'1981-11-%'`: the dates of date-times taken), the 15th of each month a one- or
+/// two-digit literal may name (`STRFTIME('%m', d) = '08'`), dates a quarter century apart
+/// (ages and spans: `STRFTIME('%Y', 'now') - STRFTIME('%Y', birthday) > 55`), then `size`
+/// fillers from 2000-01-01 on (distinct, ordered). The choice among constants costs Z3 little; a date regular
+/// expression on a free string made the BIRD dev pairs twice as much work and left some
+/// undecided.
+pub fn date_domain(literals: &[String], size: usize) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut add = |t: &str| {
+        if !out.iter().any(|o| o == t) {
+            out.push(t.to_string());
+        }
+    };
+    for lit in literals.iter().take(MAX_LITERALS) {
+        let bare = lit.trim_end_matches(['%', '_', '-']);
+        for d in dates_around(bare) {
+            add(d.get(..10).unwrap_or(&d));
+        }
+        if let Ok(month @ 1..=12) = lit.parse::<u32>() {
+            if lit.len() <= 2 {
+                add(&format!("2000-{month:02}-15"));
+            }
+        }
+    }
+    for spread in SPREAD_DATES {
+        add(spread);
+    }
+    for n in 1..=size {
+        add(&nth_date(n as i64));
+    }
+    out
+}
+
+/// Dates far apart, for date arithmetic no literal anchors.
+const SPREAD_DATES: [&str; 4] = ["1925-06-15", "1950-06-15", "1975-06-15", "2020-06-15"];
 
 /// A text term equal to `domain[k]` for the integer `k` (the last entry for any other `k`, so
 /// no range needs asserting); None for an empty domain or a text Z3 cannot hold.
@@ -341,6 +380,29 @@ mod tests {
         assert!(d.contains(&"2007-12-31".to_string()));
         assert_eq!(d.iter().filter(|t| *t == "x").count(), 1);
         assert_eq!(&d[d.len() - 3..], ["v1", "v2", "v3"]);
+    }
+
+    #[test]
+    fn date_domain_holds_only_dates() {
+        let lits = ["1991%", "1981-11-%", "08", "Beroun", "2012-08-26 13:00:00"].map(String::from);
+        let d = date_domain(&lits, 2);
+        for t in &d {
+            let shaped = t.len() == 10 && t.as_bytes()[4] == b'-' && t.as_bytes()[7] == b'-';
+            assert!(shaped && period(t).is_some(), "{t}");
+        }
+        // a year pattern, a month pattern, a month number, a date-time's day and the day after
+        for want in [
+            "1991-01-01",
+            "1990-12-31",
+            "1981-11-30",
+            "2000-08-15",
+            "2012-08-26",
+            "2012-08-27",
+        ] {
+            assert!(d.contains(&want.to_string()), "{want} in {d:?}");
+        }
+        assert_eq!(&d[d.len() - 2..], ["2000-01-01", "2000-01-02"]);
+        assert_eq!(nth_date(29), "2000-02-01");
     }
 
     #[test]

@@ -32,9 +32,9 @@ pub fn variants(schema: &Schema, db: &Database, literals: &[String]) -> Vec<Data
     if base.tables.iter().all(|t| t.rows.is_empty()) {
         return out;
     }
-    out.push(SWAPPED.database(&base));
+    out.push(SWAPPED.database(schema, &base));
     let free = free_columns(schema);
-    let mut repeated = NEGATED_AND_PADDED.database(&base);
+    let mut repeated = NEGATED_AND_PADDED.database(schema, &base);
     repeat_free_columns(schema, &free, &mut repeated, &[]);
     out.push(repeated);
     let mut alike = base;
@@ -132,14 +132,22 @@ impl Remap {
         }
     }
 
-    fn database(&self, db: &Database) -> Database {
+    /// Every value of `db` remapped, except the dates of `DATE` columns (a padded or case-swapped
+    /// date is no date, which such a column never holds).
+    fn database(&self, schema: &Schema, db: &Database) -> Database {
         let mut out = db.clone();
-        for v in out
-            .tables
-            .iter_mut()
-            .flat_map(|t| t.rows.iter_mut().flatten())
-        {
-            *v = self.value(v);
+        for t in out.tables.iter_mut() {
+            let dates: Vec<bool> = schema
+                .table_columns(t.table)
+                .map(|c| c.holds_dates())
+                .collect();
+            for row in t.rows.iter_mut() {
+                for (i, v) in row.iter_mut().enumerate() {
+                    if !(dates.get(i) == Some(&true) && matches!(v, Value::Text(_))) {
+                        *v = self.value(v);
+                    }
+                }
+            }
         }
         out
     }

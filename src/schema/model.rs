@@ -36,6 +36,13 @@ impl Column {
     pub fn affinity(&self) -> Affinity {
         affinity(&self.ty)
     }
+
+    /// Declared `DATE`: the column holds dates written `YYYY-MM-DD` (what SQLite's date
+    /// functions print), not date-times or other text. `DATETIME`, `TIMESTAMP` and Spider's
+    /// `time` type make no such promise (they hold dates, date-times and more).
+    pub fn holds_dates(&self) -> bool {
+        self.ty.trim().eq_ignore_ascii_case("date")
+    }
 }
 
 /// A foreign key of a table; composite keys keep their columns together, in matching order.

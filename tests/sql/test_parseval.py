@@ -285,3 +285,45 @@ def test_intersect_of_names_against_one_student_with_both(host, sqlite_host):
     rows = host.table_call("sql_counterexample", [gold, pred], {"schema": PETS, "options": one_round})
     con = rebuilt([(r[0], r[2]) for r in rows], PETS)
     assert sorted(con.execute(gold).fetchall()) != sorted(con.execute(pred).fetchall()), rows
+
+
+DATES = """CREATE TABLE account (account_id INTEGER PRIMARY KEY, district TEXT, opened DATE, note TEXT);
+CREATE TABLE loan (loan_id INTEGER PRIMARY KEY, account_id INTEGER REFERENCES account(account_id), granted DATE)"""
+
+
+@pytest.mark.parametrize("column, verdict", [("opened", 1), ("note", 0)])
+@pytest.mark.parametrize("gold, pred", [
+    ("SELECT account_id FROM account WHERE {c} = '2012-08-26'",
+     "SELECT account_id FROM account WHERE DATE({c}) = '2012-08-26'"),
+    ("SELECT count(*) FROM account WHERE strftime('%Y', {c}) = '1996'",
+     "SELECT count(*) FROM account WHERE {c} LIKE '1996%'"),
+    ("SELECT account_id FROM account WHERE {c} < '1997-01-01'",
+     "SELECT account_id FROM account WHERE strftime('%Y', {c}) < '1997'"),
+])
+def test_a_date_column_holds_dates(host, column, verdict, gold, pred):
+    """A column declared DATE holds `YYYY-MM-DD` dates, as BIRD's do: `DATE(d) = '2012-08-26'`,
+    `strftime('%Y', d) = '1996'` and `d LIKE '1996%'` then agree with the plain comparison. A
+    TEXT column may hold a date-time or other text, on which they part."""
+    gold, pred = gold.format(c=column), pred.format(c=column)
+    assert host.value("SELECT sql_equivalent(?, ?, ?)", [gold, pred, DATES]) == verdict, \
+        host.value("SELECT sql_equivalent_reason(?, ?, ?)", [gold, pred, DATES])
+
+
+@pytest.mark.parametrize("gold, pred", [
+    ("SELECT account_id FROM account WHERE opened > '1996-12-31'",
+     "SELECT account_id FROM account WHERE opened >= '1996-12-31'"),
+    ("SELECT count(*) FROM account WHERE strftime('%m', opened) = '08'",
+     "SELECT count(*) FROM account WHERE strftime('%m', opened) = '09'"),
+    ("SELECT a.account_id FROM account a JOIN loan l ON a.account_id = l.account_id WHERE l.granted > a.opened",
+     "SELECT a.account_id FROM account a JOIN loan l ON a.account_id = l.account_id WHERE l.granted >= a.opened"),
+])
+def test_date_columns_still_tell_dates_apart(host, sqlite_host, gold, pred):
+    """Dates alone still part queries that differ on them, and every generated DATE value is a
+    date."""
+    assert host.value("SELECT sql_equivalent(?, ?, ?)", [gold, pred, DATES]) == 0
+    rows = sqlite_host.table_call("sql_counterexample", [gold, pred, DATES])
+    con = rebuilt(((table, row) for table, _, row, _, _ in rows), DATES)
+    assert sorted(con.execute(gold).fetchall()) != sorted(con.execute(pred).fetchall()), rows
+    dates = [v for table, _, row, _, _ in rows for k, v in json.loads(row).items()
+             if k in ("opened", "granted") and v is not None]
+    assert dates and all(len(d) == 10 and d[4] == d[7] == "-" for d in dates), rows
