@@ -1,6 +1,7 @@
 //! Output branches of a projection: a NULL in each column the output reads (COALESCE, `concat`
-//! and `||` part there) and a value that case mapping or trimming changes (`upper(name)` against
-//! `name`), which the predicates' branches never ask for.
+//! and `||` part there), a value that case mapping or trimming changes (`upper(name)` against
+//! `name`), and a row for and against each condition of a CASE or IIF (`SUM(CASE WHEN major =
+//! 'Finance' THEN 1 ELSE 0 END)`), which the predicates' branches never ask for.
 
 use z3::ast::Bool;
 
@@ -37,6 +38,22 @@ fn case_calls<'e>(e: &'e Expr, out: &mut Vec<(&'e str, &'e Expr)>) {
     }
 }
 
+/// The conditions of the CASE and IIF expressions inside `e` (each WHEN, IIF's first argument).
+fn case_conditions<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
+    if out.len() >= MAX_CALLS {
+        return;
+    }
+    if let Expr::Call(op, args) = e {
+        match (op, args.as_slice()) {
+            (Op::Case, _) => out.extend(args.chunks_exact(2).map(|pair| &pair[0])),
+            (Op::Function(f), [condition, _, _]) if f == "iif" => out.push(condition),
+            _ => {}
+        }
+        args.iter().for_each(|a| case_conditions(a, out));
+    }
+    out.truncate(MAX_CALLS);
+}
+
 impl Executor<'_> {
     /// Branches of the projection `items` over `input` (operator number `op`).
     pub(super) fn projection_branches(
@@ -51,7 +68,9 @@ impl Executor<'_> {
         }
         let mut read: Vec<u32> = Vec::new();
         let mut calls = Vec::new();
+        let mut conditions = Vec::new();
         for (_, e) in items {
+            case_conditions(e, &mut conditions);
             e.for_each_column(&mut |c| {
                 if !read.contains(&c) {
                     read.push(c);
@@ -72,6 +91,19 @@ impl Executor<'_> {
                 .collect();
             if !nulls.is_empty() {
                 self.branch(format!("Project#{op} NULL in ${c}"), false, any(nulls));
+            }
+        }
+        for (k, condition) in conditions.into_iter().enumerate() {
+            let (mut holds, mut fails) = (Vec::new(), Vec::new());
+            for r in &input.rows {
+                let env = self.env(&input.cols, &r.vals, outer);
+                let truth = self.truth(condition, &env);
+                holds.push(Bool::and(&[r.exists.clone(), truth.t.clone()]));
+                fails.push(Bool::and(&[r.exists.clone(), truth.t.not()]));
+            }
+            if !holds.is_empty() {
+                self.branch(format!("Project#{op} case {k} holds"), true, any(holds));
+                self.branch(format!("Project#{op} case {k} fails"), false, any(fails));
             }
         }
         for (k, (f, arg)) in calls.into_iter().enumerate() {

@@ -327,3 +327,34 @@ def test_date_columns_still_tell_dates_apart(host, sqlite_host, gold, pred):
     dates = [v for table, _, row, _, _ in rows for k, v in json.loads(row).items()
              if k in ("opened", "granted") and v is not None]
     assert dates and all(len(d) == 10 and d[4] == d[7] == "-" for d in dates), rows
+
+
+CLUB = """CREATE TABLE major (major_id TEXT PRIMARY KEY, major_name TEXT);
+CREATE TABLE member (member_id TEXT PRIMARY KEY, link_to_major TEXT REFERENCES major(major_id))"""
+
+
+@pytest.mark.parametrize("when", [
+    "CASE WHEN major_name = '{}' THEN 1 ELSE 0 END",
+    "IIF(major_name = '{}', 1, 0)",
+])
+def test_case_conditions_are_covered(host, sqlite_host, when):
+    """A CASE or IIF condition gets a row for it and one against it, as a WHERE condition does:
+    the generated databases once never held a 'Finance' major, so a count of Finance majors and a
+    count of 'finance' ones (or a ratio over members) always agreed."""
+    finance, physics = when.format("Finance"), when.format("Physics")
+    gold = f"SELECT CAST(SUM({finance}) AS REAL) * 100 / COUNT(*) FROM major"
+    covered = set()
+    for (branches,) in sqlite_host.rows("SELECT branches FROM parseval_generate(?, ?)", [gold, CLUB]):
+        covered |= set(json.loads(branches))
+    assert {b.split(" ", 1)[1] for b in covered if b.startswith("Project#")} >= {
+        "case 0 holds", "case 0 fails"}, covered
+    ratio = f"SELECT SUM({finance}) / SUM({physics}) FROM major"
+    for g, p in [(gold, gold.replace("'Finance'", "'finance'")),
+                 (ratio, f"SELECT CAST(SUM({finance}) AS REAL) / SUM({physics}) FROM member "
+                         "JOIN major ON member.link_to_major = major.major_id")]:
+        assert host.value("SELECT sql_equivalent(?, ?, ?)", [g, p, CLUB]) == 0, p
+        rows = sqlite_host.table_call("sql_counterexample", [g, p, CLUB])
+        con = rebuilt(((table, row) for table, _, row, _, _ in rows), CLUB)
+        assert con.execute(g).fetchall() != con.execute(p).fetchall(), rows
+    # the same ratio spelled otherwise is still equivalent
+    assert host.value("SELECT sql_equivalent(?, ?, ?)", [ratio, ratio.replace(" / ", "/"), CLUB]) == 1
