@@ -188,7 +188,8 @@ fn used_columns(q: &QueryPlan, schema: &Schema) -> HashSet<usize> {
 }
 
 /// Rows per table the query's COUNT thresholds need (`HAVING COUNT(x) > 5` needs 6 rows in a
-/// group), at most [`super::options::MAX_ROWS_LIMIT`]; 0 when it has none.
+/// group) and its LIMITs (`LIMIT 5` needs 6 rows to cut; `LIMIT 2 OFFSET 3`, 6), at most
+/// [`super::options::MAX_ROWS_LIMIT`] (a larger LIMIT adds nothing); 0 when it has none.
 pub(crate) fn threshold_rows(q: &QueryPlan) -> usize {
     let mut counts: HashSet<u32> = HashSet::new();
     visit_all(&q.root, &mut |p| {
@@ -229,6 +230,21 @@ pub(crate) fn threshold_rows(q: &QueryPlan) -> usize {
             }
         });
     }
+    // a LIMIT (after an OFFSET) that an instance of at most MAX_ROWS_LIMIT rows can exceed
+    visit_all(&q.root, &mut |p| {
+        let Plan::Sort(s) = p else { return };
+        let offset = match &s.offset {
+            None => 0,
+            Some(Expr::Literal(Literal::Integer(k))) => *k,
+            Some(_) => return,
+        };
+        if let Some(Expr::Literal(Literal::Integer(fetch))) = &s.fetch {
+            let rows = fetch.saturating_add(offset).saturating_add(1);
+            if rows <= super::options::MAX_ROWS_LIMIT as i64 {
+                need = need.max(rows);
+            }
+        }
+    });
     need.clamp(0, super::options::MAX_ROWS_LIMIT as i64) as usize
 }
 

@@ -293,6 +293,19 @@ fn having_thresholds_grow_the_instance() {
 }
 
 #[test]
+fn limits_grow_the_instance() {
+    let s = verdict::schema_for(Some(DDL), &[]).unwrap();
+    let rows = |q: &str| search::threshold_rows(&crate::plan::plan_sql(q, &s).unwrap());
+    assert_eq!(rows("SELECT name FROM singer ORDER BY age LIMIT 5"), 6);
+    assert_eq!(rows("SELECT name FROM singer LIMIT 2 OFFSET 3"), 6);
+    // an instance cannot exceed a LIMIT of 8 or more: no growth
+    assert_eq!(rows("SELECT name FROM singer ORDER BY age LIMIT 10"), 0);
+    let q = "SELECT name FROM singer WHERE country = 'France'";
+    let d = decide(q, &format!("{q} LIMIT 4"), s, &Options::default());
+    assert_eq!(d.value(), Some(0), "{}", d.reason());
+}
+
+#[test]
 fn comparison_boundaries_are_covered() {
     for (g, p) in [
         (
