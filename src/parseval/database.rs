@@ -178,16 +178,17 @@ impl SymDb {
                                 Sort::Real => Term::Real(Real::new_const(name.as_str())),
                                 Sort::Text => {
                                     let k = Int::new_const(format!("{name}_k"));
-                                    match date.then(|| choice(date_texts, &k)).flatten() {
-                                        Some(s) => Term::Text(s),
-                                        None => match texts.and_then(|d| choice(d, &k)) {
-                                            Some(s) => {
-                                                out.speculated = true;
-                                                Term::Text(s)
-                                            }
-                                            None => Term::Text(ZString::new_const(name.as_str())),
-                                        },
-                                    }
+                                    // a date is always a choice (the dates are never empty)
+                                    let chosen = if date {
+                                        choice(date_texts, &k)
+                                    } else {
+                                        let text = texts.and_then(|d| choice(d, &k));
+                                        out.speculated |= text.is_some();
+                                        text
+                                    };
+                                    Term::Text(
+                                        chosen.unwrap_or_else(|| ZString::new_const(name.as_str())),
+                                    )
                                 }
                             };
                             SymVal {

@@ -108,10 +108,7 @@ pub fn without_nulls(schema: &Schema, db: &Database) -> Option<Database> {
                         Some(v) => v,
                         None => continue,
                     },
-                    None if schema.columns.get(column).is_some_and(|c| c.holds_dates()) => {
-                        Value::Text(nth_date(replaced as i64 + 1))
-                    }
-                    None => fresh_value(storage_class(schema, column), replaced + 1),
+                    None => fresh_value(schema, column, replaced + 1),
                 };
                 replaced += 1;
                 *slot = value;
@@ -121,10 +118,14 @@ pub fn without_nulls(schema: &Schema, db: &Database) -> Option<Database> {
     (replaced > 0).then_some(out)
 }
 
-/// A fresh value per replacement, distinct from each other (a clash with a generated value can at
-/// worst break a key, and then the NULL counterexample stands).
-fn fresh_value(class: Affinity, n: usize) -> Value {
-    match class {
+/// A fresh value of `column` per replacement, distinct from each other (a clash with a generated
+/// value can at worst break a key, and then the NULL counterexample stands); a date for a `DATE`
+/// column.
+fn fresh_value(schema: &Schema, column: usize, n: usize) -> Value {
+    if schema.columns.get(column).is_some_and(|c| c.holds_dates()) {
+        return Value::Text(nth_date(n as i64));
+    }
+    match storage_class(schema, column) {
         Affinity::Text => Value::Text(format!("n{n}")),
         Affinity::Real => Value::Real(1000.5 + n as f64),
         _ => Value::Integer(1000 + n as i64),

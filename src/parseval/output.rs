@@ -10,7 +10,7 @@ use super::symbolic::{SymRel, SymVal, Term};
 use super::z3_text::z3_string;
 use crate::plan::{Expr, Op};
 
-/// Most case-mapping calls looked at per projection.
+/// Most case-mapping calls, and most CASE / IIF conditions, looked at per projection.
 const MAX_CALLS: usize = 8;
 
 /// The text a value must contain for `f` to change it (None: not a case or trim function).
@@ -93,11 +93,18 @@ impl Executor<'_> {
                 self.branch(format!("Project#{op} NULL in ${c}"), false, any(nulls));
             }
         }
+        // each row's environment, built once for the condition and call branches below
+        let envs: Vec<Vec<(u32, SymVal)>> = if conditions.is_empty() && calls.is_empty() {
+            Vec::new()
+        } else {
+            let rows = input.rows.iter();
+            rows.map(|r| self.env(&input.cols, &r.vals, outer))
+                .collect()
+        };
         for (k, condition) in conditions.into_iter().enumerate() {
             let (mut holds, mut fails) = (Vec::new(), Vec::new());
-            for r in &input.rows {
-                let env = self.env(&input.cols, &r.vals, outer);
-                let truth = self.truth(condition, &env);
+            for (r, env) in input.rows.iter().zip(&envs) {
+                let truth = self.truth(condition, env);
                 holds.push(Bool::and(&[r.exists.clone(), truth.t.clone()]));
                 fails.push(Bool::and(&[r.exists.clone(), truth.t.not()]));
             }
@@ -111,9 +118,8 @@ impl Executor<'_> {
                 continue;
             };
             let mut hits = Vec::new();
-            for r in &input.rows {
-                let env = self.env(&input.cols, &r.vals, outer);
-                let v = self.value(arg, &env);
+            for (r, env) in input.rows.iter().zip(&envs) {
+                let v = self.value(arg, env);
                 if let Some(Term::Text(s)) = &v.term {
                     let changes = if f == "upper" || f == "lower" {
                         s.contains(needle.clone())

@@ -192,15 +192,16 @@ fn used_columns(q: &QueryPlan, schema: &Schema) -> HashSet<usize> {
 /// [`super::options::MAX_ROWS_LIMIT`] (a larger LIMIT adds nothing); 0 when it has none.
 pub(crate) fn threshold_rows(q: &QueryPlan) -> usize {
     let mut counts: HashSet<u32> = HashSet::new();
-    visit_all(&q.root, &mut |p| {
-        if let Plan::Aggregate(a) = p {
-            counts.extend(
-                a.calls
-                    .iter()
-                    .filter(|c| c.func == crate::plan::AggFunc::Count)
-                    .map(|c| c.id),
-            );
-        }
+    let mut need = 0i64;
+    visit_all(&q.root, &mut |p| match p {
+        Plan::Aggregate(a) => counts.extend(
+            a.calls
+                .iter()
+                .filter(|c| c.func == crate::plan::AggFunc::Count)
+                .map(|c| c.id),
+        ),
+        Plan::Sort(s) => need = need.max(limit_rows(s).unwrap_or(0)),
+        _ => {}
     });
     fn walk(e: &Expr, counts: &HashSet<u32>, need: &mut i64) {
         if let Expr::Call(op, args) = e {
@@ -222,7 +223,6 @@ pub(crate) fn threshold_rows(q: &QueryPlan) -> usize {
             args.iter().for_each(|a| walk(a, counts, need));
         }
     }
-    let mut need = 0i64;
     if !counts.is_empty() {
         visit_all(&q.root, &mut |p| {
             for e in p.exprs() {
@@ -230,22 +230,22 @@ pub(crate) fn threshold_rows(q: &QueryPlan) -> usize {
             }
         });
     }
-    // a LIMIT (after an OFFSET) that an instance of at most MAX_ROWS_LIMIT rows can exceed
-    visit_all(&q.root, &mut |p| {
-        let Plan::Sort(s) = p else { return };
-        let offset = match &s.offset {
-            None => 0,
-            Some(Expr::Literal(Literal::Integer(k))) => *k,
-            Some(_) => return,
-        };
-        if let Some(Expr::Literal(Literal::Integer(fetch))) = &s.fetch {
-            let rows = fetch.saturating_add(offset).saturating_add(1);
-            if rows <= super::options::MAX_ROWS_LIMIT as i64 {
-                need = need.max(rows);
-            }
-        }
-    });
     need.clamp(0, super::options::MAX_ROWS_LIMIT as i64) as usize
+}
+
+/// The rows a sort's literal LIMIT (after its OFFSET) needs to cut anything, when an instance of
+/// at most [`super::options::MAX_ROWS_LIMIT`] rows can hold them.
+fn limit_rows(s: &crate::plan::Sort) -> Option<i64> {
+    let offset = match &s.offset {
+        None => 0,
+        Some(Expr::Literal(Literal::Integer(k))) => *k,
+        Some(_) => return None,
+    };
+    let Some(Expr::Literal(Literal::Integer(fetch))) = &s.fetch else {
+        return None;
+    };
+    let rows = fetch.saturating_add(offset).saturating_add(1);
+    (rows <= super::options::MAX_ROWS_LIMIT as i64).then_some(rows)
 }
 
 /// Rows per table an ordered window call needs to show what it computes (a tie on its order

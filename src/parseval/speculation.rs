@@ -78,9 +78,9 @@ pub fn text_domain(literals: &[String], size: usize) -> Vec<String> {
 /// `'1991%'`, `'1981-11-%'`: the dates of date-times taken), the 15th of each month a one- or
 /// two-digit literal may name (`STRFTIME('%m', d) = '08'`), dates a quarter century apart
 /// (ages and spans: `STRFTIME('%Y', 'now') - STRFTIME('%Y', birthday) > 55`), then `size`
-/// fillers from 2000-01-01 on (distinct, ordered). The choice among constants costs Z3 little; a date regular
-/// expression on a free string made the BIRD dev pairs twice as much work and left some
-/// undecided.
+/// fillers from 2000-01-01 on (distinct, ordered). The choice among constants costs Z3 little;
+/// a date regular expression on a free string made the BIRD dev pairs twice as much work and
+/// left some undecided.
 pub fn date_domain(literals: &[String], size: usize) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let mut add = |t: &str| {

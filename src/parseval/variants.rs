@@ -143,7 +143,8 @@ impl Remap {
                 .collect();
             for row in t.rows.iter_mut() {
                 for (i, v) in row.iter_mut().enumerate() {
-                    if !(dates.get(i) == Some(&true) && matches!(v, Value::Text(_))) {
+                    let a_date = dates.get(i) == Some(&true) && matches!(v, Value::Text(_));
+                    if !a_date {
                         *v = self.value(v);
                     }
                 }
