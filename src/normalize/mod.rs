@@ -15,10 +15,12 @@ pub(crate) mod fetch_as_limit;
 pub(crate) mod flatten_boolean;
 pub(crate) mod identifier_case;
 pub(crate) mod literals;
+pub(crate) mod negated_predicates;
 pub(crate) mod noop_syntax;
 pub(crate) mod select_aliases;
 pub(crate) mod table_aliases;
 pub(crate) mod unqualify_columns;
+pub(crate) mod wrapper_queries;
 
 use sqlparser::ast::Statement;
 
@@ -38,30 +40,36 @@ pub trait Pass: Sync {
 /// 2. `identifier_case` next, so every later pass compares names case-insensitively for free.
 /// 3. `database_qualifiers` drops `db.` from `db.table` (Calcite prints it), so that the passes
 ///    after it see plain table names.
-/// 4. `table_aliases` then rewrites `T1.col` to `table.col` and drops the aliases; it needs the
+/// 4. `wrapper_queries` inlines a CTE read once as a derived table and unwraps `SELECT * FROM
+///    (X)`, before `table_aliases` names derived tables (it compares lower-cased names).
+/// 5. `table_aliases` then rewrites `T1.col` to `table.col` and drops the aliases; it needs the
 ///    lower-cased names and must run before `noop_syntax` removes select-item aliases (it only
 ///    touches table aliases, so the two are independent otherwise).
-/// 5. `unqualify_columns` after alias resolution, so qualifiers are table names it can compare with
+/// 6. `unqualify_columns` after alias resolution, so qualifiers are table names it can compare with
 ///    the single table in scope.
-/// 6. `select_aliases` drops select-item aliases, substituting the aliased expression where
+/// 7. `select_aliases` drops select-item aliases, substituting the aliased expression where
 ///    ORDER BY/GROUP BY/HAVING use them, before `noop_syntax` tidies those expressions.
-/// 7. `noop_syntax` drops ASC, join noise words and redundant parentheses; `flatten_boolean`
+/// 8. `negated_predicates` turns `NOT (a = b)` into `(a <> b)`, keeping parentheses that
+///    `noop_syntax` then drops where they are no-ops.
+/// 9. `noop_syntax` drops ASC, join noise words and redundant parentheses; `flatten_boolean`
 ///    relies on the parentheses being gone where they are no-ops.
-/// 8. `fetch_as_limit` turns standard SQL's `OFFSET n ROWS FETCH NEXT m ROWS ONLY` (Calcite's)
+/// 10. `fetch_as_limit` turns standard SQL's `OFFSET n ROWS FETCH NEXT m ROWS ONLY` (Calcite's)
 ///    into `LIMIT m OFFSET n` before
-/// 9. `literals` canonicalizes numbers and string quoting, before
-/// 10. `calcite_casts` drops Calcite's floating-point casts inside AVG and on a column compared
+/// 11. `literals` canonicalizes numbers and string quoting, before
+/// 12. `calcite_casts` drops Calcite's floating-point casts inside AVG and on a column compared
 ///     with a number: it looks for number literals, which `literals` may have made of strings
 ///     (run before it, a second normalization would find more to drop), and then
-/// 11. `commutative_order`, last, sorts operands by their final printed form: any earlier change of
+/// 13. `commutative_order`, last, sorts operands by their final printed form: any earlier change of
 ///     spelling would change the sort keys.
 pub static PASSES: &[&dyn Pass] = &[
     &double_quoted_strings::DoubleQuotedStrings,
     &identifier_case::IdentifierCase,
     &database_qualifiers::DatabaseQualifiers,
+    &wrapper_queries::WrapperQueries,
     &table_aliases::TableAliases,
     &unqualify_columns::UnqualifyColumns,
     &select_aliases::SelectAliases,
+    &negated_predicates::NegatedPredicates,
     &noop_syntax::NoopSyntax,
     &flatten_boolean::FlattenBoolean,
     &fetch_as_limit::FetchAsLimit,
