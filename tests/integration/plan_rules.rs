@@ -226,6 +226,20 @@ const SAME_PLAN: &[(&str, &str)] = &[
         "SELECT count(s.singer_id) FROM singer AS s JOIN singer_in_concert AS c ON s.singer_id = c.singer_id",
         "SELECT count(*) FROM singer AS s JOIN singer_in_concert AS c ON s.singer_id = c.singer_id",
     ),
+    // an alias on a select column does not change the plan's shape under a hidden ORDER BY column
+    (
+        "SELECT country AS c FROM singer GROUP BY country ORDER BY count(*) DESC LIMIT 1",
+        "SELECT country FROM singer GROUP BY country ORDER BY count(*) DESC LIMIT 1",
+    ),
+    (
+        "SELECT name AS n, age AS a FROM singer ORDER BY country, a",
+        "SELECT name, age FROM singer ORDER BY country, age",
+    ),
+    // and so is a count of a literal other than NULL
+    (
+        "SELECT country, count(1) FROM singer GROUP BY country HAVING count('x') > 1",
+        "SELECT country, count(*) FROM singer GROUP BY country HAVING count(*) > 1",
+    ),
 ];
 
 /// Look-alikes that differ on some database: their plans must differ.
@@ -245,6 +259,15 @@ const DIFFERENT_PLAN: &[(&str, &str)] = &[
     (
         "SELECT DISTINCT country FROM singer",
         "SELECT country FROM singer",
+    ),
+    // COUNT(DISTINCT 1) is 1 on any rows, COUNT(NULL) is 0
+    (
+        "SELECT country, count(DISTINCT 1) FROM singer GROUP BY country",
+        "SELECT country, count(*) FROM singer GROUP BY country",
+    ),
+    (
+        "SELECT count(NULL) FROM singer",
+        "SELECT count(*) FROM singer",
     ),
     // casts that change values stay (plan/casts.rs): truncation, and SUM of integers vs reals
     (

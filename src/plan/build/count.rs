@@ -1,4 +1,6 @@
-//! COUNT of a column that is never NULL plans as COUNT(*): `COUNT(pk)`, `COUNT(name)` on a NOT NULL column, and `COUNT(DISTINCT pk)` of a one-column primary key over that table alone.
+//! COUNT of a value that is never NULL plans as COUNT(*): `COUNT(1)` (any literal but NULL),
+//! `COUNT(pk)`, `COUNT(name)` on a NOT NULL column, and `COUNT(DISTINCT pk)` of a one-column
+//! primary key over that table alone.
 //!
 //! A primary-key column is read as never NULL, as the SQL standard has it and as ParSEval's
 //! generated databases hold it (SQLite alone lets a non-INTEGER key column hold NULL; real
@@ -10,13 +12,15 @@
 use super::scope::Scope;
 use super::Builder;
 use crate::plan::columns::ColumnId;
-use crate::plan::expr::Expr;
+use crate::plan::expr::{Expr, Literal};
 
 impl Builder<'_> {
     /// True when `COUNT([DISTINCT] args)` counts the same rows as `COUNT(*)` in `scope`.
     pub(super) fn counts_every_row(&self, distinct: bool, args: &[Expr], scope: &Scope) -> bool {
-        let [Expr::Column(c)] = args else {
-            return false;
+        let c = match args {
+            [Expr::Literal(value)] => return !distinct && !matches!(value, Literal::Null),
+            [Expr::Column(c)] => c,
+            _ => return false,
         };
         let Some(rel) = scope
             .relations

@@ -93,10 +93,14 @@ impl Builder<'_> {
         let visible = project.len();
         let mut keys = self.order_keys(terms, &mut project);
         let hidden = project.len() > visible;
-        let visible_items: Vec<(ColumnId, Expr)> = project[..visible]
-            .iter()
-            .map(|(id, _)| (*id, Expr::Column(*id)))
-            .collect();
+        let visible_items = if hidden && !distinct {
+            renamed_on_top(&mut project, visible, &mut keys)
+        } else {
+            project[..visible]
+                .iter()
+                .map(|(id, _)| (*id, Expr::Column(*id)))
+                .collect()
+        };
         plan = Plan::Project(Project {
             input: Box::new(plan),
             items: project,
@@ -437,6 +441,36 @@ fn checked_distinct(s: &Select, order: &[OrderByExpr]) -> BuildResult<bool> {
         ));
     }
     Ok(distinct)
+}
+
+/// The top Project's items when a hidden ORDER BY column makes the select list projected twice
+/// (below the Sort with the hidden column, above it without): a plain column renamed by its alias
+/// (`year AS y ... ORDER BY count(*)`) keeps its input id below the Sort, and `keys` with it, and
+/// takes its new name in the top Project only, as an unaliased column does. The Project below
+/// then passes its input through and disappears (`merge_projects`), so an alias does not change
+/// the plan's shape, only the output name.
+fn renamed_on_top(
+    project: &mut [(ColumnId, Expr)],
+    visible: usize,
+    keys: &mut [SortKey],
+) -> Vec<(ColumnId, Expr)> {
+    let mut top = Vec::with_capacity(visible);
+    for k in 0..visible {
+        let id = project[k].0;
+        let source = match project[k].1 {
+            Expr::Column(c) if c != id && !project.iter().any(|(other, _)| *other == c) => c,
+            _ => {
+                top.push((id, Expr::Column(id)));
+                continue;
+            }
+        };
+        project[k] = (source, Expr::Column(source));
+        for key in keys.iter_mut().filter(|key| key.column == id) {
+            key.column = source;
+        }
+        top.push((id, Expr::Column(source)));
+    }
+    top
 }
 
 /// The select-list aliases, visible to WHERE, GROUP BY, HAVING and ORDER BY.
