@@ -54,7 +54,7 @@ pub trait Pass: Sync {
 /// 9. `noop_syntax` drops ASC, join noise words and redundant parentheses; `flatten_boolean`
 ///    relies on the parentheses being gone where they are no-ops.
 /// 10. `fetch_as_limit` turns standard SQL's `OFFSET n ROWS FETCH NEXT m ROWS ONLY` (Calcite's)
-///    into `LIMIT m OFFSET n` before
+///     into `LIMIT m OFFSET n` before
 /// 11. `literals` canonicalizes numbers and string quoting, before
 /// 12. `calcite_casts` drops Calcite's floating-point casts inside AVG and on a column compared
 ///     with a number: it looks for number literals, which `literals` may have made of strings
