@@ -85,14 +85,23 @@ def comma_join(t):
     return sqlglot.parse_one(sql, read="sqlite")
 
 
-def count_one(t):
+def replace_each(t, kind, replacement):
+    """A copy of `t` with every node of `kind` for which `replacement(node)` gives a node replaced
+    by it, or None when none was."""
     t = t.copy()
     hit = False
-    for c in list(t.find_all(exp.Count)):
-        if isinstance(c.this, exp.Star):
-            c.set("this", exp.Literal.number(1))
+    for node in list(t.find_all(kind)):
+        new = replacement(node)
+        if new is not None:
+            node.replace(new)
             hit = True
     return t if hit else None
+
+
+def count_one(t):
+    """COUNT(1) for COUNT(*)."""
+    return replace_each(t, exp.Count, lambda c: exp.Count(this=exp.Literal.number(1))
+                        if isinstance(c.this, exp.Star) else None)
 
 
 def in_to_exists(t):
@@ -141,23 +150,16 @@ def in_to_exists(t):
 
 
 def between_split(t):
-    t = t.copy()
-    hit = False
-    for b in list(t.find_all(exp.Between)):
-        x = b.this
-        b.replace(exp.Paren(this=exp.and_(exp.GTE(this=x.copy(), expression=b.args["low"].copy()),
-                                           exp.LTE(this=x.copy(), expression=b.args["high"].copy()))))
-        hit = True
-    return t if hit else None
+    """x BETWEEN a AND b as (x >= a AND x <= b)."""
+    return replace_each(t, exp.Between, lambda b: exp.Paren(this=exp.and_(
+        exp.GTE(this=b.this.copy(), expression=b.args["low"].copy()),
+        exp.LTE(this=b.this.copy(), expression=b.args["high"].copy()))))
 
 
 def neq_not(t):
-    t = t.copy()
-    hit = False
-    for n in list(t.find_all(exp.NEQ)):
-        n.replace(exp.Not(this=exp.Paren(this=exp.EQ(this=n.this.copy(), expression=n.expression.copy()))))
-        hit = True
-    return t if hit else None
+    """a != b as NOT (a = b)."""
+    return replace_each(t, exp.NEQ, lambda n: exp.Not(this=exp.Paren(
+        this=exp.EQ(this=n.this.copy(), expression=n.expression.copy()))))
 
 
 def alias_outputs(t):
