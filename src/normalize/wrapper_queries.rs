@@ -7,10 +7,10 @@
 //! SELECT name FROM singer WHERE age > 3
 //! ```
 //!
-//! - A common table expression read exactly once (and by no other CTE of its WITH) becomes a
-//!   derived table in the place that reads it, under the name it was read by: `WITH a AS (X)
-//!   SELECT a.n FROM a JOIN t ...` reads as `SELECT a.n FROM (X) AS a JOIN t ...`, the same tree
-//!   as the subquery spelling. Left as they are: RECURSIVE, a CTE with a column list or a
+//! - A common table expression read exactly once (in the body, not by another CTE of its WITH
+//!   nor in the ORDER BY or LIMIT) becomes a derived table in the place that reads it, under the
+//!   name it was read by: `WITH a AS (X) SELECT a.n FROM a JOIN t ...` reads as `SELECT a.n FROM
+//!   (X) AS a JOIN t ...`, the same tree as the subquery spelling. Left as they are: RECURSIVE, a CTE with a column list or a
 //!   MATERIALIZED hint, and a name that a nested WITH still defines (it shadows the outer one
 //!   there; nested WITHs are inlined first, inside out).
 //! - `SELECT * FROM (X) [AS a]` with nothing else (no WHERE, GROUP BY, ORDER BY, LIMIT, DISTINCT,
@@ -113,8 +113,8 @@ fn inlinable(cte: &Cte) -> bool {
     cte.alias.columns.is_empty() && cte.materialized.is_none() && cte.from.is_none()
 }
 
-/// Inlines, one at a time, every CTE of `q` read once by the body and by no other CTE; true when
-/// it inlined any.
+/// Inlines, one at a time, every CTE of `q` read once by the body and nowhere else (not by
+/// another CTE, not in a subquery of the ORDER BY or LIMIT); true when it inlined any.
 fn inline_ctes(q: &mut Query) -> bool {
     let mut inlined = false;
     loop {
@@ -126,6 +126,8 @@ fn inline_ctes(q: &mut Query) -> bool {
             let name = key(&cte.alias.name.value);
             let once = inlinable(cte)
                 && reads(&q.body, &name) == 1
+                && reads(&q.order_by, &name) == 0
+                && reads(&q.limit_clause, &name) == 0
                 && ctes
                     .iter()
                     .enumerate()
