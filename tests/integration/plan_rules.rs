@@ -235,6 +235,11 @@ const SAME_PLAN: &[(&str, &str)] = &[
         "SELECT name AS n, age AS a FROM singer ORDER BY country, a",
         "SELECT name, age FROM singer ORDER BY country, age",
     ),
+    // a primary-key column is never NULL, so NOT IN between keys is NOT EXISTS
+    (
+        "SELECT name FROM stadium WHERE stadium_id NOT IN (SELECT stadium_id FROM stadium WHERE capacity > 10)",
+        "SELECT name FROM stadium AS s WHERE NOT EXISTS (SELECT * FROM stadium AS t WHERE t.capacity > 10 AND s.stadium_id = t.stadium_id)",
+    ),
     // and so is a count of a literal other than NULL
     (
         "SELECT country, count(1) FROM singer GROUP BY country HAVING count('x') > 1",

@@ -2,9 +2,9 @@
 //! `COUNT(pk)`, `COUNT(name)` on a NOT NULL column, and `COUNT(DISTINCT pk)` of a one-column
 //! primary key over that table alone.
 //!
-//! A primary-key column is read as never NULL, as the SQL standard has it and as ParSEval's
-//! generated databases hold it (SQLite alone lets a non-INTEGER key column hold NULL; real
-//! data, Spider's and BIRD's included, does not). A column of a table on the NULL side of an
+//! A primary-key column is read as never NULL (its scan column is `not_null`, plan/build/from.rs),
+//! as the SQL standard has it and as ParSEval's generated databases hold it (SQLite alone lets a
+//! non-INTEGER key column hold NULL; real data, Spider's and BIRD's included, does not). A column of a table on the NULL side of an
 //! outer join is not never NULL there (`COUNT(o.id)` after `LEFT JOIN o` counts the matches),
 //! and DISTINCT only drops out where each row is one row of the key's table: one table in FROM,
 //! not a derived table. Both spellings then have one plan, labels included.
@@ -32,16 +32,17 @@ impl Builder<'_> {
         if rel.null_extended {
             return false;
         }
-        let key = self.key_facts(*c);
         if !distinct {
-            return self.columns.meta(*c).not_null || key.is_some_and(|k| k.in_key);
+            // a key column is not_null too (plan/build/from.rs)
+            return self.columns.meta(*c).not_null;
         }
         let one_table = scope.relations.len() == 1;
-        key.is_some_and(|k| one_table && k.whole_key && rel.table.as_deref() == Some(k.table))
+        self.key_facts(*c)
+            .is_some_and(|k| one_table && k.whole_key && rel.table.as_deref() == Some(k.table))
     }
 
-    /// What the schema says of base column `c`: its table, and whether it is in the primary key
-    /// or is the whole (one-column) key. None for a column not read from a table.
+    /// What the schema says of base column `c`: its table, and whether it is the whole
+    /// (one-column) primary key. None for a column not read from a table.
     fn key_facts(&self, c: ColumnId) -> Option<KeyFacts<'_>> {
         let (table, column) = self.columns.meta(c).origin.as_ref()?;
         let index = self.schema.table_index(table)?;
@@ -50,7 +51,6 @@ impl Builder<'_> {
         let in_key = t.primary_key.contains(&column);
         Some(KeyFacts {
             table: t.name.as_str(),
-            in_key,
             whole_key: in_key && t.primary_key.len() == 1,
         })
     }
@@ -59,6 +59,5 @@ impl Builder<'_> {
 /// A base column's place in its table's primary key.
 struct KeyFacts<'a> {
     table: &'a str,
-    in_key: bool,
     whole_key: bool,
 }

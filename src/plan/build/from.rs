@@ -216,14 +216,17 @@ impl Builder<'_> {
             .ok_or_else(|| PlanError::Invalid(format!("no such table: {table}")))?;
         let table_name = self.schema.tables[t].name.clone();
         let mut ids: Vec<ColumnId> = Vec::new();
+        let key = &self.schema.tables[t].primary_key;
         let cols: Vec<_> = self.schema.tables[t]
             .columns
             .iter()
-            .filter_map(|&c| self.schema.columns.get(c).cloned())
+            .filter_map(|&c| Some((self.schema.columns.get(c).cloned()?, key.contains(&c))))
             .collect();
-        for col in cols {
-            // SQLite's rule: only declared NOT NULL (and INTEGER PRIMARY KEY) columns exclude NULL.
-            let not_null = col.not_null;
+        for (col, in_key) in cols {
+            // Declared NOT NULL, or part of the primary key: the SQL standard's rule, which
+            // ParSEval's generated databases and real data (Spider's, BIRD's) follow; SQLite alone
+            // lets a key column that is not INTEGER PRIMARY KEY hold NULL (plan/build/count.rs).
+            let not_null = col.not_null || in_key;
             ids.push(self.columns.add(ColumnMeta {
                 name: col.name.clone(),
                 ty: declared_type(&col.ty),
