@@ -11,6 +11,7 @@
 //! operand is NULL), and IN, BETWEEN, LIKE, EXISTS and IS NULL take their NOT forms. Other
 //! negations (`NOT (a AND b)`, `NOT flag`) stay.
 
+use super::noop_syntax::strip_nested;
 use super::Pass;
 use sqlparser::ast::{BinaryOperator, Expr, Statement, UnaryOperator, VisitMut, VisitorMut};
 use std::ops::ControlFlow;
@@ -52,28 +53,20 @@ fn negate(e: &mut Expr) -> bool {
             true
         }
         Expr::IsNull(x) => {
-            *e = Expr::IsNotNull(std::mem::replace(x, Box::new(Expr::value(null()))));
+            *e = Expr::IsNotNull(std::mem::replace(x, placeholder()));
             true
         }
         Expr::IsNotNull(x) => {
-            *e = Expr::IsNull(std::mem::replace(x, Box::new(Expr::value(null()))));
+            *e = Expr::IsNull(std::mem::replace(x, placeholder()));
             true
         }
         _ => false,
     }
 }
 
-fn null() -> sqlparser::ast::Value {
-    sqlparser::ast::Value::Null
-}
-
-/// Strips the parentheses `negate` looked through (the negated form needs none).
-fn unwrap_nested(e: Expr) -> Expr {
-    let mut e = e;
-    while let Expr::Nested(inner) = e {
-        e = *inner;
-    }
-    e
+/// The value left behind when an expression is moved out.
+fn placeholder() -> Box<Expr> {
+    Box::new(Expr::value(sqlparser::ast::Value::Null))
 }
 
 struct Rewrite;
@@ -87,8 +80,11 @@ impl VisitorMut for Rewrite {
         } = e
         {
             if negate(expr) {
-                let inner = std::mem::replace(expr.as_mut(), Expr::value(null()));
-                *e = Expr::Nested(Box::new(unwrap_nested(inner)));
+                // the parentheses `negate` looked through go; one pair keeps the meaning where
+                // the NOT stood (`noop_syntax` drops it where it is a no-op)
+                let mut inner = std::mem::replace(expr, placeholder());
+                strip_nested(&mut inner);
+                *e = Expr::Nested(inner);
             }
         }
         ControlFlow::Continue(())

@@ -24,7 +24,7 @@ use std::ops::ControlFlow;
 pub struct NoopSyntax;
 
 /// Removes every layer of parentheses around `expr` (a loop, no recursion).
-fn strip_nested(expr: &mut Expr) {
+pub(super) fn strip_nested(expr: &mut Expr) {
     while let Expr::Nested(inner) = expr {
         let inner = std::mem::replace(inner.as_mut(), Expr::value(sqlparser::ast::Value::Null));
         *expr = inner;

@@ -22,7 +22,8 @@
 
 use super::{key, Pass};
 use sqlparser::ast::{
-    Cte, Query, SetExpr, Statement, TableAlias, TableFactor, Visit, VisitMut, Visitor, VisitorMut,
+    Cte, Query, SelectItem, SetExpr, Statement, TableAlias, TableFactor, Visit, VisitMut, Visitor,
+    VisitorMut,
 };
 use std::ops::ControlFlow;
 
@@ -153,7 +154,9 @@ fn inline_ctes(q: &mut Query) -> bool {
     }
 }
 
-/// The subquery of `q` when `q` is exactly `SELECT * FROM (subquery) [AS a]`.
+/// The subquery of `q` when `q` is exactly `SELECT * FROM (subquery) [AS a]`. The cheap checks
+/// come first: the select is printed (the only version-proof way to see that it has no other
+/// clause) only for a lone `*` over one derived table.
 fn star_over_subquery(q: &Query) -> Option<&Query> {
     let bare = q.with.is_none()
         && q.order_by.is_none()
@@ -167,22 +170,25 @@ fn star_over_subquery(q: &Query) -> Option<&Query> {
     let SetExpr::Select(select) = q.body.as_ref() else {
         return None;
     };
-    let [from] = select.from.as_slice() else {
+    let ([from], [SelectItem::Wildcard(_)]) =
+        (select.from.as_slice(), select.projection.as_slice())
+    else {
         return None;
     };
-    let relation = from.relation.to_string();
-    if !bare || select.to_string() != format!("SELECT * FROM {relation}") {
+    let TableFactor::Derived {
+        lateral: false,
+        subquery,
+        alias,
+        sample: None,
+    } = &from.relation
+    else {
         return None;
-    }
-    match &from.relation {
-        TableFactor::Derived {
-            lateral: false,
-            subquery,
-            alias,
-            sample: None,
-        } if alias.as_ref().is_none_or(|a| a.columns.is_empty()) => Some(subquery.as_ref()),
-        _ => None,
-    }
+    };
+    let only_star = bare
+        && from.joins.is_empty()
+        && alias.as_ref().is_none_or(|a| a.columns.is_empty())
+        && select.to_string() == format!("SELECT * FROM {}", from.relation);
+    only_star.then_some(subquery.as_ref())
 }
 
 /// Works inside out, so that a nested WITH is gone (where it can go) before the enclosing one is
