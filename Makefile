@@ -367,6 +367,7 @@ GMN_PAIRS ?= 8000
 GMN_SEED ?= 20261121
 # Each model trains for its epochs or its minutes, whichever ends first (checked between batches),
 # so that the whole pipeline stays under an hour on 2 cores; the phase lines time each step.
+# An entry is model:epochs:minutes[:seeds[:dim]]; several seeds train an ensemble (models/README.md).
 GMN_MODELS ?= funceval:16:22 hybrid:10:30
 train-gmn: all train-venv
 	mkdir -p $(GMN_CACHE)
@@ -377,9 +378,10 @@ train-gmn: all train-venv
 	nice -n 10 $(PY) -m models.gmn.graphs --data $(DATA) --ext $(DIST)/sqlsim.so --pairs $(GMN_CACHE)/pairs.jsonl \
 	  --out $(GMN_CACHE)/graphs.jsonl --eval-out $(GMN_CACHE)/eval_graphs.jsonl
 	for m in $(GMN_MODELS); do \
-	  IFS=: read -r name epochs minutes <<< "$$m"; \
+	  IFS=: read -r name epochs minutes seeds dim <<< "$$m"; \
 	  date -u +"train-gmn phase $$name start %T"; \
 	  nice -n 10 $(PY) -m models.gmn.train --model $$name --epochs $$epochs --max-minutes $$minutes --data $(DATA) \
+	    --seeds $${seeds:-7} $${dim:+--dim $$dim} \
 	    --pairs $(GMN_CACHE)/pairs.jsonl --graphs $(GMN_CACHE)/graphs.jsonl --eval-graphs $(GMN_CACHE)/eval_graphs.jsonl \
 	    --out models/$${name}_gmn.onnx --report models/$${name}_gmn.report.json || exit 1; \
 	done

@@ -23,6 +23,7 @@ from models.gmn import generate, schemas
 from models.gmn.rewrites import CONVENTION
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
+from pair_schemas import pair_schema  # noqa: E402
 from sqlsim_hosts import connect_apsw  # noqa: E402
 
 # 2M work units: the fuzzer's budget; a generous wall-clock cap only guards against a runaway pair.
@@ -142,7 +143,8 @@ def build(data: Path, ext: str, n_synth: int, seed: int, workers: int):
         w[half] += 1
         if half == "train" and r.get("label") is not None and r.get("pred"):
             out.append({"id": "wiki%s" % r["id"], "source": "wikisql_pair_dev", "db_id": r["db_id"],
-                        "gold": r["gold"], "pred": r["pred"], "label": int(r["label"]), "kind": "wikisql"})
+                        "gold": r["gold"], "pred": r["pred"], "label": int(r["label"]), "kind": "wikisql",
+                        "schema": pair_schema(r, data)})
     stats["wikisql"] = w
     return out, stats
 

@@ -20,7 +20,6 @@ import jax.numpy as jnp
 import numpy as np
 import onnx
 from jax import export as jexport
-from jax2onnx import to_onnx
 from onnx import TensorProto, helper, numpy_helper
 
 from models.gmn import model as M
@@ -40,10 +39,13 @@ def save_params(path, params, vocab):
 
 
 def load_params(kind, path):
-    """(params, vocab) from save_params' file: the init tree with every leaf replaced."""
+    """(params, vocab) from save_params' file: the init tree with every leaf replaced (leaf shapes,
+    so the width, come from the file; an ensemble's file holds `['members'][i]...` keys)."""
     z = np.load(path)
     vocab = int(z["__vocab_size__"])
-    init = M.init_funceval(0, vocab) if kind == "funceval" else M.init_hybrid(0, vocab)
+    one = M.init_funceval(0, vocab) if kind == "funceval" else M.init_hybrid(0, vocab)
+    n_members = len({k.split("]")[1] for k in z.files if k.startswith("['members']")})
+    init = {"members": [one] * n_members} if n_members else one
     leaves, tree = jax.tree_util.tree_flatten_with_path(init)
     vals = [jnp.asarray(z[jax.tree_util.keystr(k)]) for k, _ in leaves]
     return jax.tree_util.tree_unflatten(tree, vals), vocab
@@ -124,6 +126,8 @@ def _einsum_as_matmul(m: onnx.ModelProto) -> onnx.ModelProto:
 
 
 def export(kind, params, vocab, path, relations):
+    from jax2onnx import to_onnx  # the training stack only (a GPU machine may lack it: train --params-only)
+
     params = jax.tree_util.tree_map(lambda x: jnp.asarray(np.asarray(x)), params)
     outs = ["score", "distance"] if kind == "funceval" else ["score"]
     m = to_onnx(forward_fn(kind, params, vocab), _specs(relations), input_names=INPUT_NAMES,

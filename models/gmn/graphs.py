@@ -28,7 +28,10 @@ def _init(ext, data):
 
 
 def pair_schema(row):
-    """Schema text for a pair: training schemas by source; Spider tables.json entry for eval sets."""
+    """Schema text for a pair: the row's own (WikiSQL's table, the public sets' as make eval passes
+    it), else the training schema of its source, else the Spider tables.json entry of its db_id."""
+    if row.get("schema"):
+        return row["schema"]
     key = schema_key(row)
     if key is not None:
         return _SCHEMAS.get(key)

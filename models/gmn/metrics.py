@@ -7,6 +7,7 @@ import numpy as np
 from scipy.stats import rankdata, spearmanr
 
 from models.gmn.dataset import wikisql_half
+from pair_schemas import pair_schema  # scripts/, on the path through models.gmn.dataset
 
 PUBLIC_SETS = [
     "spiderdk_pair_dev.nooverlap",
@@ -41,5 +42,6 @@ def public_rows(data: Path, name: str):
         if name == "wikisql_pair_dev" and wikisql_half(r["meta"]["table"]) != "heldout":
             continue
         rows.append({"id": "%s:%s" % (name, r["id"]), "source": name, "db_id": r["db_id"], "gold": r["gold"],
-                     "pred": r.get("pred"), "label": int(r["label"])})
+                     "pred": r.get("pred"), "label": int(r["label"]),
+                     "schema": pair_schema(r, data, spiderdk_markdown=True)})  # as make eval passes it
     return rows

@@ -148,10 +148,20 @@ def funceval_vectors(params, vocab, g, p):
     return agg(hg, g[3]), agg(hp, p[3])
 
 
+def members(params):
+    """The models of an ensemble ({"members": [...]}, each member a whole model) or [params]."""
+    return params["members"] if "members" in params else [params]
+
+
 def funceval_forward(params, vocab, g, p):
-    """(score, distance) per pair: distance = ||u - v||_2, score = exp(-distance)."""
-    u, v = funceval_vectors(params, vocab, g, p)
-    dist = jnp.sqrt(jnp.sum((u - v) ** 2, axis=-1) + 1e-12)
+    """(score, distance) per pair: distance = ||u - v||_2, score = exp(-distance).
+
+    An ensemble's distance is the mean of its members' distances."""
+    dists = []
+    for m in members(params):
+        u, v = funceval_vectors(m, vocab, g, p)
+        dists.append(jnp.sqrt(jnp.sum((u - v) ** 2, axis=-1) + 1e-12))
+    dist = sum(dists) / len(dists)
     return jnp.exp(-dist), dist
 
 
@@ -221,7 +231,9 @@ def hybrid_logit(params, vocab, g, p):
 
 
 def hybrid_forward(params, vocab, g, p):
-    return jax.nn.sigmoid(hybrid_logit(params, vocab, g, p))
+    """Probability of equivalence; an ensemble's is the mean of its members' probabilities."""
+    probs = [jax.nn.sigmoid(hybrid_logit(m, vocab, g, p)) for m in members(params)]
+    return sum(probs) / len(probs)
 
 
 def hybrid_loss(params, vocab, g, p, y):

@@ -7,6 +7,12 @@
 Validation split: a stable hash of the pair's database (WikiSQL: of the pair id) puts ~10% of
 the training data aside; the best epoch by validation AUC is exported. Public sets are scored
 after training for the model card only.
+
+`--seeds 1,2,3,4` trains one member per seed side by side (jax.vmap: one step updates all of them
+on the same batch) and exports the ensemble, each member at its own best epoch (model.members).
+`--params-only` writes the weights and the report and nothing else: what a GPU machine without
+jax2onnx or the extension runs; `python -m models.gmn.export` makes the ONNX file from them, and
+`python -m models.gmn.judge` applies the model card's shipping rule.
 """
 
 import argparse
@@ -70,31 +76,45 @@ def split(args):
     return args[:5], args[5:]
 
 
+def stack(trees):
+    return jax.tree_util.tree_map(lambda *xs: jnp.stack(xs), *trees)
+
+
+def member(stacked, i):
+    return jax.tree_util.tree_map(lambda x: np.asarray(x[i]), stacked)
+
+
 class Trainer:
-    def __init__(self, kind, vocab, seed, lr):
-        self.kind, self.vocab = kind, vocab
+    """One model per seed, trained side by side on the same batches (jax.vmap over the seeds:
+    one step updates every member), so an ensemble costs one batch stream."""
+
+    def __init__(self, kind, vocab, seeds, lr, dim=None):
+        self.kind, self.vocab, self.seeds = kind, vocab, list(seeds)
         if kind == "funceval":
-            self.params = M.init_funceval(seed, vocab)
-            loss = lambda p, a, y: M.funceval_loss(p, vocab, *split(a), y)  # noqa: E731
+            cfg = dict(M.FUNCEVAL_CFG, **({"dim": dim} if dim else {}))
+            init = lambda s: M.init_funceval(s, vocab, cfg)  # noqa: E731
+            loss = lambda p, a, y: M.funceval_loss(p, vocab, *split(a), y, cfg)  # noqa: E731
             fwd = lambda p, a: M.funceval_forward(p, vocab, *split(a))[0]  # noqa: E731
         else:
-            self.params = M.init_hybrid(seed, vocab)
+            cfg = dict(M.HYBRID_CFG, **({"dim": dim} if dim else {}))
+            init = lambda s: M.init_hybrid(s, vocab, cfg)  # noqa: E731
             loss = lambda p, a, y: M.hybrid_loss(p, vocab, *split(a), y)  # noqa: E731
             fwd = lambda p, a: M.hybrid_forward(p, vocab, *split(a))  # noqa: E731
+        self.params = stack([init(s) for s in self.seeds])
         self.opt = optax.chain(optax.clip_by_global_norm(1.0), optax.adamw(lr, weight_decay=1e-4))
-        self.state = self.opt.init(self.params)
+        self.state = jax.vmap(self.opt.init)(self.params)
 
         def step(params, state, a, y):
             lv, gr = jax.value_and_grad(loss)(params, a, y)
             upd, state = self.opt.update(gr, state, params)
             return optax.apply_updates(params, upd), state, lv
 
-        self.step = jax.jit(step)
-        self.fwd = jax.jit(fwd)
-        self.loss = jax.jit(loss)
+        self.step = jax.jit(jax.vmap(step, in_axes=(0, 0, None, None)))
+        self.fwd = jax.jit(jax.vmap(fwd, in_axes=(0, None)))
 
     def train_epoch(self, exs, bs, rng, deadline=None):
-        """Mean training loss of one epoch; stops early (a partial epoch) once time.time() > deadline."""
+        """Mean training loss of one epoch (over the members); stops early (a partial epoch) once
+        time.time() > deadline."""
         tot, n = 0.0, 0
         for b in batches(exs, bs, rng):
             if len(b) < bs:  # one batch shape per node bucket
@@ -104,13 +124,14 @@ class Trainer:
             feed = batch_tensors([exs[i][0] for i in b], same_n=True)
             y = jnp.asarray([exs[i][1] for i in b], jnp.float32)
             self.params, self.state, lv = self.step(self.params, self.state, to_args(feed), y)
-            tot += float(lv) * len(b)
+            tot += float(jnp.mean(lv)) * len(b)
             n += len(b)
         return tot / max(n, 1)
 
     def score(self, exs, budget=1_500_000):
-        """Scores in the order of exs; batches sized so that B * 2R * N^2 stays under budget."""
-        out = np.zeros(len(exs), np.float32)
+        """Scores [members, len(exs)] in the order of exs; batches sized so that B * 2R * N^2
+        stays under budget."""
+        out = np.zeros((len(self.seeds), len(exs)), np.float32)
         order = sorted(range(len(exs)), key=lambda i: n_nodes(exs[i][0]))
         k = 0
         while k < len(order):
@@ -123,9 +144,32 @@ class Trainer:
             padded = b + [b[-1]] * (bs - len(b))
             feed = batch_tensors([exs[i][0] for i in padded], same_n=True)
             s = np.asarray(self.fwd(self.params, to_args(feed)))
-            out[b] = s[: len(b)]
+            out[:, b] = s[:, : len(b)]
             k += len(b)
         return out
+
+
+class Ensemble:
+    """Scores of exported parameters (one model or {"members": [...]}) in train.py's batching."""
+
+    def __init__(self, kind, params, vocab):
+        fwd = M.funceval_forward if kind == "funceval" else M.hybrid_forward
+        f = jax.jit(lambda p, a: fwd(p, vocab, *split(a)))
+        self.params, self.seeds = params, [0]
+        self.fwd = lambda p, a: f(p, a)[0][None] if kind == "funceval" else f(p, a)[None]
+
+    score = Trainer.score
+
+
+def per_member(values):
+    """A report field: the value of a lone model, else the list of the members' values (4 digits)."""
+    values = [round(v, 4) if isinstance(v, float) else v for v in values]
+    return values[0] if len(values) == 1 else values
+
+
+def best_params(best):
+    """One model, or {"members": [...]} for several seeds: each member at its best epoch."""
+    return best[0][1] if len(best) == 1 else {"members": [b[1] for b in best]}
 
 
 def evaluate_public(tr, data, eval_cache, model):
@@ -135,7 +179,7 @@ def evaluate_public(tr, data, eval_cache, model):
     for name in PUBLIC_SETS:
         rows = public_rows(Path(data), name)
         exs = examples(rows, eval_cache, model)
-        sc = dict(zip([e[2]["id"] for e in exs], tr.score(exs))) if exs else {}
+        sc = dict(zip([e[2]["id"] for e in exs], tr.score(exs)[0])) if exs else {}
         y = [r["label"] for r in rows]
         s = [float(sc.get(r["id"], 0.0)) for r in rows]  # no graph (unplannable / no pred): score 0
         res[name] = {"n": len(rows), "graphs": len(exs), "auc": round(roc_auc(y, s), 4), "spearman": round(spearman(y, s), 4)}
@@ -153,47 +197,63 @@ def main(argv=None):
     ap.add_argument("--epochs", type=int, default=8)
     ap.add_argument("--batch", type=int, default=32)
     ap.add_argument("--lr", type=float, default=2e-3)
-    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--seeds", default="7", help="comma-separated: one member per seed, trained side by side")
+    ap.add_argument("--dim", type=int, default=None, help="node width (default: the model's, 48)")
     ap.add_argument("--max-minutes", type=float, default=25.0)
     ap.add_argument("--out", required=True)
     ap.add_argument("--report", default=None)
+    ap.add_argument("--params-only", action="store_true",
+                    help="write the .params.npz and the report only (no ONNX export, no public sets)")
     a = ap.parse_args(argv)
+    seeds = [int(x) for x in a.seeds.split(",")]
     vocab = len(json.loads(Path(a.vocab).read_text()))
     rows = [json.loads(x) for x in Path(a.pairs).read_text().splitlines() if x.strip()]
     cache = load_cache(a.graphs)
     exs = examples(rows, cache, a.model)
     tr_ex = [e for e in exs if not is_val(e[2]) and n_nodes(e[0]) <= MAX_TRAIN_NODES]
     va_ex = [e for e in exs if is_val(e[2])]
-    print(f"{a.model}: {len(rows)} pairs, {len(exs)} with graphs, train {len(tr_ex)}, val {len(va_ex)}", flush=True)
-    tr = Trainer(a.model, vocab, a.seed, a.lr)
-    rng = np.random.default_rng(a.seed)
-    curve, best = [], (-1.0, None, -1)
+    vy = [e[1] for e in va_ex]
+    print(f"{a.model}: {len(rows)} pairs, {len(exs)} with graphs, train {len(tr_ex)}, val {len(va_ex)}, "
+          f"seeds {seeds}, dim {a.dim or 'default'}, backend {jax.default_backend()}", flush=True)
+    tr = Trainer(a.model, vocab, seeds, a.lr, a.dim)
+    rng = np.random.default_rng(seeds[0])
+    curve = []
+    best = [(-1.0, None, -1) for _ in seeds]  # per member: (val AUC, params, epoch)
     t0 = time.time()
     deadline = t0 + a.max_minutes * 60
     for ep in range(1, a.epochs + 1):
         loss = tr.train_epoch(tr_ex, a.batch, rng, deadline=deadline)
         vs = tr.score(va_ex)
-        vy = [e[1] for e in va_ex]
-        auc = roc_auc(vy, vs)
-        curve.append({"epoch": ep, "train_loss": round(loss, 4), "val_auc": round(auc, 4),
-                      "val_spearman": round(spearman(vy, vs), 4), "minutes": round((time.time() - t0) / 60, 2)})
+        aucs = [roc_auc(vy, v) for v in vs]
+        rhos = [spearman(vy, v) for v in vs]
+        curve.append({"epoch": ep, "train_loss": round(loss, 4), "val_auc": per_member(aucs),
+                      "val_spearman": per_member(rhos), "minutes": round((time.time() - t0) / 60, 2)})
         print(json.dumps(curve[-1]), flush=True)
-        if auc > best[0]:
-            best = (auc, jax.tree_util.tree_map(np.asarray, tr.params), ep)
+        improved = False
+        for k, auc in enumerate(aucs):
+            if auc > best[k][0]:
+                best[k], improved = (auc, member(tr.params, k), ep), True
+        if improved:  # the best members so far, in case the run is stopped from outside
+            save_params(params_path(a.out), best_params(best), vocab)
         if time.time() > deadline:  # the time budget, checked between batches too
             break
     train_minutes = round((time.time() - t0) / 60, 2)
-    tr.params = jax.tree_util.tree_map(jnp.asarray, best[1])
-    from models.gmn.export import export
+    params = best_params(best)
+    ens = Ensemble(a.model, jax.tree_util.tree_map(jnp.asarray, params), vocab)
+    ens_auc = roc_auc(vy, ens.score(va_ex)[0])
+    save_params(params_path(a.out), params, vocab)
+    report = {"model": a.model, "seeds": seeds, "dim": a.dim, "epochs_run": len(curve),
+              "best_epoch": per_member([b[2] for b in best]), "best_val_auc": per_member([b[0] for b in best]),
+              "ensemble_val_auc": round(ens_auc, 4), "train_pairs": len(tr_ex), "val_pairs": len(va_ex),
+              "vocab_size": vocab, "train_minutes": train_minutes, "backend": jax.default_backend(), "curve": curve}
+    print(json.dumps({k: report[k] for k in ("best_epoch", "best_val_auc", "ensemble_val_auc")}), flush=True)
+    if not a.params_only:
+        from models.gmn.export import export
 
-    export(a.model, tr.params, vocab, a.out, 3 if a.model == "funceval" else 4)
-    save_params(params_path(a.out), best[1], vocab)
-    report = {"model": a.model, "seed": a.seed, "epochs_run": len(curve), "best_epoch": best[2],
-              "train_pairs": len(tr_ex), "val_pairs": len(va_ex), "vocab_size": vocab,
-              "train_minutes": train_minutes, "curve": curve}
-    if Path(a.eval_graphs).exists():
-        report["public"] = evaluate_public(tr, a.data, load_cache(a.eval_graphs), a.model)
-    print(json.dumps(report.get("public", {}), indent=1), flush=True)
+        export(a.model, ens.params, vocab, a.out, 3 if a.model == "funceval" else 4)
+        if Path(a.eval_graphs).exists():
+            report["public"] = evaluate_public(ens, a.data, load_cache(a.eval_graphs), a.model)
+        print(json.dumps(report.get("public", {}), indent=1), flush=True)
     Path(a.report or (str(a.out) + ".report.json")).write_text(json.dumps(report, indent=1))
 
 
