@@ -10,6 +10,7 @@
 pub(crate) mod calcite_casts;
 pub(crate) mod commutative_order;
 pub(crate) mod database_qualifiers;
+pub(crate) mod derived_having;
 pub(crate) mod double_quoted_strings;
 pub(crate) mod fetch_as_limit;
 pub(crate) mod flatten_boolean;
@@ -42,30 +43,34 @@ pub trait Pass: Sync {
 ///    after it see plain table names.
 /// 4. `wrapper_queries` inlines a CTE read once as a derived table and unwraps `SELECT * FROM
 ///    (X)`, before `table_aliases` names derived tables (it compares lower-cased names).
-/// 5. `table_aliases` then rewrites `T1.col` to `table.col` and drops the aliases; it needs the
+/// 5. `derived_having` then reads a filter over a grouped derived table (which `wrapper_queries`
+///    may have made of a CTE) as HAVING; it resolves the outer query's names against the derived
+///    table's alias, which `table_aliases` would rename.
+/// 6. `table_aliases` then rewrites `T1.col` to `table.col` and drops the aliases; it needs the
 ///    lower-cased names and must run before `noop_syntax` removes select-item aliases (it only
 ///    touches table aliases, so the two are independent otherwise).
-/// 6. `unqualify_columns` after alias resolution, so qualifiers are table names it can compare with
+/// 7. `unqualify_columns` after alias resolution, so qualifiers are table names it can compare with
 ///    the single table in scope.
-/// 7. `select_aliases` drops select-item aliases, substituting the aliased expression where
+/// 8. `select_aliases` drops select-item aliases, substituting the aliased expression where
 ///    ORDER BY/GROUP BY/HAVING use them, before `noop_syntax` tidies those expressions.
-/// 8. `negated_predicates` turns `NOT (a = b)` into `(a <> b)`, keeping parentheses that
+/// 9. `negated_predicates` turns `NOT (a = b)` into `(a <> b)`, keeping parentheses that
 ///    `noop_syntax` then drops where they are no-ops.
-/// 9. `noop_syntax` drops ASC, join noise words and redundant parentheses; `flatten_boolean`
-///    relies on the parentheses being gone where they are no-ops.
-/// 10. `fetch_as_limit` turns standard SQL's `OFFSET n ROWS FETCH NEXT m ROWS ONLY` (Calcite's)
+/// 10. `noop_syntax` drops ASC, join noise words and redundant parentheses; `flatten_boolean`
+///     relies on the parentheses being gone where they are no-ops.
+/// 11. `fetch_as_limit` turns standard SQL's `OFFSET n ROWS FETCH NEXT m ROWS ONLY` (Calcite's)
 ///     into `LIMIT m OFFSET n` before
-/// 11. `literals` canonicalizes numbers and string quoting, before
-/// 12. `calcite_casts` drops Calcite's floating-point casts inside AVG and on a column compared
+/// 12. `literals` canonicalizes numbers and string quoting, before
+/// 13. `calcite_casts` drops Calcite's floating-point casts inside AVG and on a column compared
 ///     with a number: it looks for number literals, which `literals` may have made of strings
 ///     (run before it, a second normalization would find more to drop), and then
-/// 13. `commutative_order`, last, sorts operands by their final printed form: any earlier change of
+/// 14. `commutative_order`, last, sorts operands by their final printed form: any earlier change of
 ///     spelling would change the sort keys.
 pub static PASSES: &[&dyn Pass] = &[
     &double_quoted_strings::DoubleQuotedStrings,
     &identifier_case::IdentifierCase,
     &database_qualifiers::DatabaseQualifiers,
     &wrapper_queries::WrapperQueries,
+    &derived_having::DerivedHaving,
     &table_aliases::TableAliases,
     &unqualify_columns::UnqualifyColumns,
     &select_aliases::SelectAliases,
@@ -110,6 +115,20 @@ pub fn normalize_except(statements: Vec<Statement>, skip: &[&str]) -> Vec<Statem
                 .fold(s, |s, p| p.apply(s))
         })
         .collect()
+}
+
+/// True when `q` is its body alone: no WITH, ORDER BY, LIMIT, FETCH, locking, FOR, SETTINGS,
+/// FORMAT or pipe operators (what a pass that replaces a query by its body must not drop).
+pub(crate) fn body_only(q: &sqlparser::ast::Query) -> bool {
+    q.with.is_none()
+        && q.order_by.is_none()
+        && q.limit_clause.is_none()
+        && q.fetch.is_none()
+        && q.locks.is_empty()
+        && q.for_clause.is_none()
+        && q.settings.is_none()
+        && q.format_clause.is_none()
+        && q.pipe_operators.is_empty()
 }
 
 /// Lower-cased key of an identifier, the form every pass compares names in.

@@ -20,7 +20,7 @@
 //! GMN's AST graph) otherwise differ in every node above the wrapped query. The plan (`sql_plan`)
 //! already reads both spellings as one.
 
-use super::{key, Pass};
+use super::{body_only, key, Pass};
 use sqlparser::ast::{
     Cte, Query, SelectItem, SetExpr, Statement, TableAlias, TableFactor, Visit, VisitMut, Visitor,
     VisitorMut,
@@ -158,15 +158,7 @@ fn inline_ctes(q: &mut Query) -> bool {
 /// come first: the select is printed (the only version-proof way to see that it has no other
 /// clause) only for a lone `*` over one derived table.
 fn star_over_subquery(q: &Query) -> Option<&Query> {
-    let bare = q.with.is_none()
-        && q.order_by.is_none()
-        && q.limit_clause.is_none()
-        && q.fetch.is_none()
-        && q.locks.is_empty()
-        && q.for_clause.is_none()
-        && q.settings.is_none()
-        && q.format_clause.is_none()
-        && q.pipe_operators.is_empty();
+    let bare = body_only(q);
     let SetExpr::Select(select) = q.body.as_ref() else {
         return None;
     };

@@ -1,0 +1,254 @@
+//! Pass `derived_having`: a filter on the rows of a grouped derived table reads as HAVING.
+//!
+//! ```sql
+//! -- before
+//! SELECT c0 FROM (SELECT name AS c0, count(*) AS n FROM singer GROUP BY name) AS g WHERE n > 1
+//! -- after
+//! SELECT name AS c0 FROM singer GROUP BY name HAVING count(*) > 1
+//! ```
+//!
+//! The rows of a grouped query are its groups, so a WHERE over them, and a projection of some of
+//! their columns, is the grouped query with that condition in its HAVING (joined by AND to one it
+//! has) and those columns in its select list. Rewritten only when every name the outer query uses
+//! is an output column of the inner one (its alias, or the name of an unaliased column), the outer
+//! query is `SELECT ... FROM (inner) [AS a] [WHERE ...]` with nothing else (no join, GROUP BY,
+//! DISTINCT, ORDER BY, LIMIT, WITH, subquery, and no function call: `SELECT count(*) FROM
+//! (grouped)` counts the groups), and the inner one is a plain grouped SELECT (GROUP BY, no
+//! DISTINCT, ORDER BY or LIMIT). `SELECT *` keeps every inner column.
+//!
+//! LLM rewrites of a HAVING query take this shape; without the pass the trees (and so AST-TE,
+//! ASTPM and the Hybrid GMN's AST graph) differ in every node above the grouped query, while the
+//! plan (`sql_plan`) already reads both spellings as one.
+
+use super::{body_only, key, Pass};
+use sqlparser::ast::{
+    BinaryOperator, Expr, GroupByExpr, Query, Select, SelectItem, SetExpr, Statement, TableFactor,
+    VisitMut, VisitorMut,
+};
+use std::collections::HashMap;
+use std::ops::ControlFlow;
+
+/// See the module documentation.
+pub struct DerivedHaving;
+
+/// The select of `q` when `q` has nothing but that select (no WITH, ORDER BY, LIMIT, ...).
+fn lone_select(q: &Query) -> Option<&Select> {
+    match q.body.as_ref() {
+        SetExpr::Select(s) if body_only(q) => Some(s),
+        _ => None,
+    }
+}
+
+/// True when `s` has no clause but its select list, FROM, WHERE, GROUP BY (without modifiers)
+/// and HAVING: printed without those it is `SELECT` (the check that does not depend on
+/// sqlparser's list of Select fields).
+fn plain(s: &Select) -> bool {
+    if matches!(&s.group_by, GroupByExpr::Expressions(_, m) if !m.is_empty())
+        || matches!(s.group_by, GroupByExpr::All(_))
+    {
+        return false;
+    }
+    let mut rest = s.clone();
+    rest.projection.clear();
+    rest.from.clear();
+    rest.selection = None;
+    rest.group_by = GroupByExpr::Expressions(vec![], vec![]);
+    rest.having = None;
+    rest.to_string() == "SELECT"
+}
+
+fn grouped(s: &Select) -> bool {
+    matches!(&s.group_by, GroupByExpr::Expressions(e, _) if !e.is_empty())
+}
+
+/// The output columns of the inner select by name; a name given twice maps to None.
+fn outputs(s: &Select) -> HashMap<String, Option<(Expr, SelectItem)>> {
+    let mut out: HashMap<String, Option<(Expr, SelectItem)>> = HashMap::new();
+    for item in &s.projection {
+        let named = match item {
+            SelectItem::ExprWithAlias { expr, alias } => Some((key(&alias.value), expr)),
+            SelectItem::UnnamedExpr(e @ Expr::Identifier(i)) => Some((key(&i.value), e)),
+            SelectItem::UnnamedExpr(e @ Expr::CompoundIdentifier(p)) => {
+                p.last().map(|i| (key(&i.value), e))
+            }
+            _ => None,
+        };
+        if let Some((name, expr)) = named {
+            out.entry(name)
+                .and_modify(|twice| *twice = None)
+                .or_insert_with(|| Some((expr.clone(), item.clone())));
+        }
+    }
+    out
+}
+
+/// Replaces every column reference of an outer expression with the inner expression it names;
+/// `failed` when a reference names no (or an ambiguous) output column, or a subquery is met.
+struct Substitute<'a> {
+    alias: Option<String>,
+    outputs: &'a HashMap<String, Option<(Expr, SelectItem)>>,
+    failed: bool,
+}
+
+impl Substitute<'_> {
+    fn name_of(&self, e: &Expr) -> Option<String> {
+        match e {
+            Expr::Identifier(i) => Some(key(&i.value)),
+            Expr::CompoundIdentifier(p)
+                if p.len() == 2 && self.alias.as_deref() == Some(key(&p[0].value).as_str()) =>
+            {
+                Some(key(&p[1].value))
+            }
+            Expr::CompoundIdentifier(_) => {
+                Some(String::new()) // qualified by another name: resolves to nothing below
+            }
+            _ => None,
+        }
+    }
+}
+
+impl VisitorMut for Substitute<'_> {
+    type Break = ();
+    fn pre_visit_query(&mut self, _q: &mut Query) -> ControlFlow<()> {
+        self.failed = true;
+        ControlFlow::Break(())
+    }
+    /// A function of the outer query may be an aggregate (`SELECT count(*) FROM (grouped)` counts
+    /// the groups: one row, not one per group), so none is moved into the grouped query.
+    fn pre_visit_expr(&mut self, e: &mut Expr) -> ControlFlow<()> {
+        if matches!(e, Expr::Function(_)) {
+            self.failed = true;
+            return ControlFlow::Break(());
+        }
+        ControlFlow::Continue(())
+    }
+    fn post_visit_expr(&mut self, e: &mut Expr) -> ControlFlow<()> {
+        let Some(name) = self.name_of(e) else {
+            return ControlFlow::Continue(());
+        };
+        let Some(Some((inner, _))) = self.outputs.get(&name) else {
+            self.failed = true;
+            return ControlFlow::Break(());
+        };
+        *e = match inner {
+            Expr::Identifier(_)
+            | Expr::CompoundIdentifier(_)
+            | Expr::Function(_)
+            | Expr::Value(_) => inner.clone(),
+            other => Expr::Nested(Box::new(other.clone())),
+        };
+        ControlFlow::Continue(())
+    }
+}
+
+/// The grouped select that `q` reads as, or None when `q` is not such a filter or projection.
+fn as_having(q: &Query) -> Option<Query> {
+    let outer = lone_select(q)?;
+    let [from] = outer.from.as_slice() else {
+        return None;
+    };
+    let TableFactor::Derived {
+        lateral: false,
+        subquery,
+        alias,
+        sample: None,
+    } = &from.relation
+    else {
+        return None;
+    };
+    if !from.joins.is_empty()
+        || alias.as_ref().is_some_and(|a| !a.columns.is_empty())
+        || grouped(outer)
+        || outer.having.is_some()
+        || !plain(outer)
+    {
+        return None;
+    }
+    let inner = lone_select(subquery)?;
+    if !grouped(inner) || !plain(inner) {
+        return None;
+    }
+    let outputs = outputs(inner);
+    let mut sub = Substitute {
+        alias: alias.as_ref().map(|a| key(&a.name.value)),
+        outputs: &outputs,
+        failed: false,
+    };
+    let projection = match outer.projection.as_slice() {
+        [SelectItem::Wildcard(w)] if SelectItem::Wildcard(w.clone()).to_string() == "*" => {
+            inner.projection.clone()
+        }
+        items => {
+            let mut out = Vec::with_capacity(items.len());
+            for item in items {
+                out.push(match item {
+                    // a bare reference keeps the inner column as it is (its alias is its name)
+                    SelectItem::UnnamedExpr(e) => {
+                        match sub.name_of(e).and_then(|n| outputs.get(&n)) {
+                            Some(Some((_, inner_item))) => inner_item.clone(),
+                            _ => {
+                                let mut e = e.clone();
+                                let _ = VisitMut::visit(&mut e, &mut sub);
+                                SelectItem::UnnamedExpr(e)
+                            }
+                        }
+                    }
+                    SelectItem::ExprWithAlias { expr, alias } => {
+                        let mut e = expr.clone();
+                        let _ = VisitMut::visit(&mut e, &mut sub);
+                        SelectItem::ExprWithAlias {
+                            expr: e,
+                            alias: alias.clone(),
+                        }
+                    }
+                    _ => return None,
+                });
+            }
+            out
+        }
+    };
+    let condition = outer.selection.clone().map(|mut w| {
+        let _ = VisitMut::visit(&mut w, &mut sub);
+        w
+    });
+    if sub.failed {
+        return None;
+    }
+    let mut result = subquery.as_ref().clone();
+    let SetExpr::Select(select) = result.body.as_mut() else {
+        return None;
+    };
+    select.projection = projection;
+    select.having = match (select.having.take(), condition) {
+        (Some(h), Some(c)) => Some(Expr::BinaryOp {
+            left: Box::new(Expr::Nested(Box::new(h))),
+            op: BinaryOperator::And,
+            right: Box::new(Expr::Nested(Box::new(c))),
+        }),
+        (h, c) => h.or(c),
+    };
+    Some(result)
+}
+
+/// Works inside out, so that a derived table nested in another is rewritten first.
+struct Rewrite;
+
+impl VisitorMut for Rewrite {
+    type Break = ();
+    fn post_visit_query(&mut self, q: &mut Query) -> ControlFlow<()> {
+        if let Some(grouped) = as_having(q) {
+            *q = grouped;
+        }
+        ControlFlow::Continue(())
+    }
+}
+
+impl Pass for DerivedHaving {
+    fn name(&self) -> &'static str {
+        "derived_having"
+    }
+    fn apply(&self, mut statement: Statement) -> Statement {
+        let _ = VisitMut::visit(&mut statement, &mut Rewrite);
+        statement
+    }
+}
