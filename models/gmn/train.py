@@ -89,17 +89,15 @@ class Trainer:
     one step updates every member), so an ensemble costs one batch stream."""
 
     def __init__(self, kind, vocab, seeds, lr, dim=None):
-        self.kind, self.vocab, self.seeds = kind, vocab, list(seeds)
+        self.seeds = list(seeds)
         if kind == "funceval":
             cfg = dict(M.FUNCEVAL_CFG, **({"dim": dim} if dim else {}))
             init = lambda s: M.init_funceval(s, vocab, cfg)  # noqa: E731
             loss = lambda p, a, y: M.funceval_loss(p, vocab, *split(a), y, cfg)  # noqa: E731
-            fwd = lambda p, a: M.funceval_forward(p, vocab, *split(a))[0]  # noqa: E731
         else:
             cfg = dict(M.HYBRID_CFG, **({"dim": dim} if dim else {}))
             init = lambda s: M.init_hybrid(s, vocab, cfg)  # noqa: E731
             loss = lambda p, a, y: M.hybrid_loss(p, vocab, *split(a), y)  # noqa: E731
-            fwd = lambda p, a: M.hybrid_forward(p, vocab, *split(a))  # noqa: E731
         self.params = stack([init(s) for s in self.seeds])
         self.opt = optax.chain(optax.clip_by_global_norm(1.0), optax.adamw(lr, weight_decay=1e-4))
         self.state = jax.vmap(self.opt.init)(self.params)
@@ -110,7 +108,7 @@ class Trainer:
             return optax.apply_updates(params, upd), state, lv
 
         self.step = jax.jit(jax.vmap(step, in_axes=(0, 0, None, None)))
-        self.fwd = jax.jit(jax.vmap(fwd, in_axes=(0, None)))
+        self.fwd = jax.jit(jax.vmap(score_fn(kind, vocab), in_axes=(0, None)))
 
     def train_epoch(self, exs, bs, rng, deadline=None):
         """Mean training loss of one epoch (over the members); stops early (a partial epoch) once
@@ -128,37 +126,50 @@ class Trainer:
             n += len(b)
         return tot / max(n, 1)
 
-    def score(self, exs, budget=1_500_000):
-        """Scores [members, len(exs)] in the order of exs; batches sized so that B * 2R * N^2
-        stays under budget."""
-        out = np.zeros((len(self.seeds), len(exs)), np.float32)
-        order = sorted(range(len(exs)), key=lambda i: n_nodes(exs[i][0]))
-        k = 0
-        while k < len(order):
-            n = bucket(n_nodes(exs[order[k]][0]))
-            bs = 64
-            while bs > 1 and bs * 8 * n * n > budget * 8:
-                bs //= 2
-            b = [i for i in order[k : k + bs] if bucket(n_nodes(exs[i][0])) == n]
-            # round B up to a power of two by repeating the last pair (fewer recompiles)
-            padded = b + [b[-1]] * (bs - len(b))
-            feed = batch_tensors([exs[i][0] for i in padded], same_n=True)
-            s = np.asarray(self.fwd(self.params, to_args(feed)))
-            out[:, b] = s[:, : len(b)]
-            k += len(b)
-        return out
+    def score(self, exs):
+        """Scores [members, len(exs)] in the order of exs."""
+        return score_pairs(self.fwd, self.params, len(self.seeds), exs)
 
 
 class Ensemble:
     """Scores of exported parameters (one model or {"members": [...]}) in train.py's batching."""
 
     def __init__(self, kind, params, vocab):
-        fwd = M.funceval_forward if kind == "funceval" else M.hybrid_forward
-        f = jax.jit(lambda p, a: fwd(p, vocab, *split(a)))
-        self.params, self.seeds = params, [0]
-        self.fwd = lambda p, a: f(p, a)[0][None] if kind == "funceval" else f(p, a)[None]
+        f = jax.jit(score_fn(kind, vocab))
+        self.params = params
+        self.fwd = lambda p, a: f(p, a)[None]
 
-    score = Trainer.score
+    def score(self, exs):
+        """Scores [1, len(exs)] in the order of exs."""
+        return score_pairs(self.fwd, self.params, 1, exs)
+
+
+def score_fn(kind, vocab):
+    """(params, args) -> score per pair: FuncEvalGMN's exp(-distance), Hybrid's probability."""
+    if kind == "funceval":
+        return lambda p, a: M.funceval_forward(p, vocab, *split(a))[0]
+    return lambda p, a: M.hybrid_forward(p, vocab, *split(a))
+
+
+def score_pairs(fwd, params, rows, exs, budget=1_500_000):
+    """fwd's [rows, B] scores of every pair of exs, in their order; batches of graphs of one size
+    bucket, sized so that B * 2R * N^2 stays under budget."""
+    out = np.zeros((rows, len(exs)), np.float32)
+    order = sorted(range(len(exs)), key=lambda i: n_nodes(exs[i][0]))
+    k = 0
+    while k < len(order):
+        n = bucket(n_nodes(exs[order[k]][0]))
+        bs = 64
+        while bs > 1 and bs * 8 * n * n > budget * 8:
+            bs //= 2
+        b = [i for i in order[k : k + bs] if bucket(n_nodes(exs[i][0])) == n]
+        # round B up to a power of two by repeating the last pair (fewer recompiles)
+        padded = b + [b[-1]] * (bs - len(b))
+        feed = batch_tensors([exs[i][0] for i in padded], same_n=True)
+        s = np.asarray(fwd(params, to_args(feed)))
+        out[:, b] = s[:, : len(b)]
+        k += len(b)
+    return out
 
 
 def per_member(values):

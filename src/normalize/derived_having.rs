@@ -20,7 +20,7 @@
 //! ASTPM and the Hybrid GMN's AST graph) differ in every node above the grouped query, while the
 //! plan (`sql_plan`) already reads both spellings as one.
 
-use super::{body_only, key, Pass};
+use super::{body_only, each_query_inside_out, key, Pass};
 use sqlparser::ast::{
     BinaryOperator, Expr, GroupByExpr, Query, Select, SelectItem, SetExpr, Statement, TableFactor,
     VisitMut, VisitorMut,
@@ -61,32 +61,40 @@ fn grouped(s: &Select) -> bool {
     matches!(&s.group_by, GroupByExpr::Expressions(e, _) if !e.is_empty())
 }
 
-/// The output columns of the inner select by name; a name given twice maps to None.
-fn outputs(s: &Select) -> HashMap<String, Option<(Expr, SelectItem)>> {
-    let mut out: HashMap<String, Option<(Expr, SelectItem)>> = HashMap::new();
+/// The inner select's items by output name; a name given twice maps to None.
+type Outputs<'a> = HashMap<String, Option<&'a SelectItem>>;
+
+fn outputs(s: &Select) -> Outputs<'_> {
+    let mut out = Outputs::new();
     for item in &s.projection {
-        let named = match item {
-            SelectItem::ExprWithAlias { expr, alias } => Some((key(&alias.value), expr)),
-            SelectItem::UnnamedExpr(e @ Expr::Identifier(i)) => Some((key(&i.value), e)),
-            SelectItem::UnnamedExpr(e @ Expr::CompoundIdentifier(p)) => {
-                p.last().map(|i| (key(&i.value), e))
-            }
+        let name = match item {
+            SelectItem::ExprWithAlias { alias, .. } => Some(key(&alias.value)),
+            SelectItem::UnnamedExpr(Expr::Identifier(i)) => Some(key(&i.value)),
+            SelectItem::UnnamedExpr(Expr::CompoundIdentifier(p)) => p.last().map(|i| key(&i.value)),
             _ => None,
         };
-        if let Some((name, expr)) = named {
+        if let Some(name) = name {
             out.entry(name)
                 .and_modify(|twice| *twice = None)
-                .or_insert_with(|| Some((expr.clone(), item.clone())));
+                .or_insert(Some(item));
         }
     }
     out
+}
+
+/// The expression of a named output item (`outputs` holds no other kind).
+fn item_expr(item: &SelectItem) -> Option<&Expr> {
+    match item {
+        SelectItem::ExprWithAlias { expr, .. } | SelectItem::UnnamedExpr(expr) => Some(expr),
+        _ => None,
+    }
 }
 
 /// Replaces every column reference of an outer expression with the inner expression it names;
 /// `failed` when a reference names no (or an ambiguous) output column, or a subquery is met.
 struct Substitute<'a> {
     alias: Option<String>,
-    outputs: &'a HashMap<String, Option<(Expr, SelectItem)>>,
+    outputs: &'a Outputs<'a>,
     failed: bool,
 }
 
@@ -126,7 +134,13 @@ impl VisitorMut for Substitute<'_> {
         let Some(name) = self.name_of(e) else {
             return ControlFlow::Continue(());
         };
-        let Some(Some((inner, _))) = self.outputs.get(&name) else {
+        let Some(inner) = self
+            .outputs
+            .get(&name)
+            .copied()
+            .flatten()
+            .and_then(item_expr)
+        else {
             self.failed = true;
             return ControlFlow::Break(());
         };
@@ -138,6 +152,31 @@ impl VisitorMut for Substitute<'_> {
             other => Expr::Nested(Box::new(other.clone())),
         };
         ControlFlow::Continue(())
+    }
+}
+
+/// An outer select item as an item of the grouped select: a bare reference is the inner item
+/// itself (its alias is the name the outer query read), anything else has its references
+/// substituted; None for a wildcard.
+fn project(item: &SelectItem, sub: &mut Substitute<'_>) -> Option<SelectItem> {
+    match item {
+        SelectItem::UnnamedExpr(e) => {
+            if let Some(Some(inner)) = sub.name_of(e).and_then(|n| sub.outputs.get(&n)) {
+                return Some((*inner).clone());
+            }
+            let mut e = e.clone();
+            let _ = VisitMut::visit(&mut e, sub);
+            Some(SelectItem::UnnamedExpr(e))
+        }
+        SelectItem::ExprWithAlias { expr, alias } => {
+            let mut expr = expr.clone();
+            let _ = VisitMut::visit(&mut expr, sub);
+            Some(SelectItem::ExprWithAlias {
+                expr,
+                alias: alias.clone(),
+            })
+        }
+        _ => None,
     }
 }
 
@@ -160,7 +199,6 @@ fn as_having(q: &Query) -> Option<Query> {
         || alias.as_ref().is_some_and(|a| !a.columns.is_empty())
         || grouped(outer)
         || outer.having.is_some()
-        || !plain(outer)
     {
         return None;
     }
@@ -178,40 +216,17 @@ fn as_having(q: &Query) -> Option<Query> {
         [SelectItem::Wildcard(w)] if SelectItem::Wildcard(w.clone()).to_string() == "*" => {
             inner.projection.clone()
         }
-        items => {
-            let mut out = Vec::with_capacity(items.len());
-            for item in items {
-                out.push(match item {
-                    // a bare reference keeps the inner column as it is (its alias is its name)
-                    SelectItem::UnnamedExpr(e) => {
-                        match sub.name_of(e).and_then(|n| outputs.get(&n)) {
-                            Some(Some((_, inner_item))) => inner_item.clone(),
-                            _ => {
-                                let mut e = e.clone();
-                                let _ = VisitMut::visit(&mut e, &mut sub);
-                                SelectItem::UnnamedExpr(e)
-                            }
-                        }
-                    }
-                    SelectItem::ExprWithAlias { expr, alias } => {
-                        let mut e = expr.clone();
-                        let _ = VisitMut::visit(&mut e, &mut sub);
-                        SelectItem::ExprWithAlias {
-                            expr: e,
-                            alias: alias.clone(),
-                        }
-                    }
-                    _ => return None,
-                });
-            }
-            out
-        }
+        items => items
+            .iter()
+            .map(|item| project(item, &mut sub))
+            .collect::<Option<Vec<_>>>()?,
     };
     let condition = outer.selection.clone().map(|mut w| {
         let _ = VisitMut::visit(&mut w, &mut sub);
         w
     });
-    if sub.failed {
+    // last, as the dearest check: it copies the outer select, derived table included
+    if sub.failed || !plain(outer) {
         return None;
     }
     let mut result = subquery.as_ref().clone();
@@ -230,16 +245,11 @@ fn as_having(q: &Query) -> Option<Query> {
     Some(result)
 }
 
-/// Works inside out, so that a derived table nested in another is rewritten first.
-struct Rewrite;
-
-impl VisitorMut for Rewrite {
-    type Break = ();
-    fn post_visit_query(&mut self, q: &mut Query) -> ControlFlow<()> {
-        if let Some(grouped) = as_having(q) {
-            *q = grouped;
-        }
-        ControlFlow::Continue(())
+/// Rewrites one query; inner queries come first (`each_query_inside_out`), so a derived table
+/// nested in another is already rewritten.
+fn rewrite(q: &mut Query) {
+    if let Some(grouped) = as_having(q) {
+        *q = grouped;
     }
 }
 
@@ -248,7 +258,7 @@ impl Pass for DerivedHaving {
         "derived_having"
     }
     fn apply(&self, mut statement: Statement) -> Statement {
-        let _ = VisitMut::visit(&mut statement, &mut Rewrite);
+        each_query_inside_out(&mut statement, rewrite);
         statement
     }
 }

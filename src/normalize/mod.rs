@@ -23,7 +23,8 @@ pub(crate) mod table_aliases;
 pub(crate) mod unqualify_columns;
 pub(crate) mod wrapper_queries;
 
-use sqlparser::ast::Statement;
+use sqlparser::ast::{Query, Statement, VisitMut, VisitorMut};
+use std::ops::ControlFlow;
 
 /// One AST rewrite that maps equivalent spellings of a query onto one spelling.
 pub trait Pass: Sync {
@@ -119,7 +120,7 @@ pub fn normalize_except(statements: Vec<Statement>, skip: &[&str]) -> Vec<Statem
 
 /// True when `q` is its body alone: no WITH, ORDER BY, LIMIT, FETCH, locking, FOR, SETTINGS,
 /// FORMAT or pipe operators (what a pass that replaces a query by its body must not drop).
-pub(crate) fn body_only(q: &sqlparser::ast::Query) -> bool {
+pub(crate) fn body_only(q: &Query) -> bool {
     q.with.is_none()
         && q.order_by.is_none()
         && q.limit_clause.is_none()
@@ -129,6 +130,20 @@ pub(crate) fn body_only(q: &sqlparser::ast::Query) -> bool {
         && q.settings.is_none()
         && q.format_clause.is_none()
         && q.pipe_operators.is_empty()
+}
+
+/// Calls `rewrite` on every query in `node`, a query after the queries inside it (so that what
+/// it sees inside is already rewritten), as the passes that replace a whole query need.
+pub(crate) fn each_query_inside_out<N: VisitMut + ?Sized>(node: &mut N, rewrite: fn(&mut Query)) {
+    struct InsideOut(fn(&mut Query));
+    impl VisitorMut for InsideOut {
+        type Break = ();
+        fn post_visit_query(&mut self, q: &mut Query) -> ControlFlow<()> {
+            (self.0)(q);
+            ControlFlow::Continue(())
+        }
+    }
+    let _ = node.visit(&mut InsideOut(rewrite));
 }
 
 /// Lower-cased key of an identifier, the form every pass compares names in.

@@ -20,7 +20,7 @@
 //! GMN's AST graph) otherwise differ in every node above the wrapped query. The plan (`sql_plan`)
 //! already reads both spellings as one.
 
-use super::{body_only, key, Pass};
+use super::{body_only, each_query_inside_out, key, Pass};
 use sqlparser::ast::{
     Cte, Query, SelectItem, SetExpr, Statement, TableAlias, TableFactor, Visit, VisitMut, Visitor,
     VisitorMut,
@@ -183,21 +183,15 @@ fn star_over_subquery(q: &Query) -> Option<&Query> {
     only_star.then_some(subquery.as_ref())
 }
 
-/// Works inside out, so that a nested WITH is gone (where it can go) before the enclosing one is
-/// looked at, and an inlined query is already rewritten.
-struct Rewrite;
-
-impl VisitorMut for Rewrite {
-    type Break = ();
-    fn post_visit_query(&mut self, q: &mut Query) -> ControlFlow<()> {
-        if inline_ctes(q) {
-            // a wrapper the inlining made (`... IN (SELECT * FROM (X) AS a)`) inside the body
-            let _ = VisitMut::visit(q.body.as_mut(), &mut Rewrite);
-        }
-        if let Some(inner) = star_over_subquery(q) {
-            *q = inner.clone();
-        }
-        ControlFlow::Continue(())
+/// One query, its inner queries already done (so a nested WITH is gone, where it can go, before
+/// the enclosing one is looked at, and an inlined query is already rewritten).
+fn unwrap(q: &mut Query) {
+    if inline_ctes(q) {
+        // a wrapper the inlining made (`... IN (SELECT * FROM (X) AS a)`) inside the body
+        each_query_inside_out(q.body.as_mut(), unwrap);
+    }
+    if let Some(inner) = star_over_subquery(q) {
+        *q = inner.clone();
     }
 }
 
@@ -206,7 +200,7 @@ impl Pass for WrapperQueries {
         "wrapper_queries"
     }
     fn apply(&self, mut statement: Statement) -> Statement {
-        let _ = VisitMut::visit(&mut statement, &mut Rewrite);
+        each_query_inside_out(&mut statement, unwrap);
         statement
     }
 }
