@@ -107,7 +107,8 @@ impl Similarity {
 
 /// The band a decision places a pair in: a pair that differs only by tie-breaking at a LIMIT
 /// cut-off ([`Evidence::TieBreaking`], under `test-suite` semantics) is weak evidence, as one
-/// that differs only in how often rows repeat, only with NULLs or on empty input; under
+/// that differs only where a plain column repeats a value, only in how often rows repeat, only
+/// with NULLs or on empty input; under
 /// `test-suite` semantics a pair that differs only with NULLs ranks above these.
 pub fn band(decision: &Decision) -> Band {
     match &decision.verdict {
@@ -118,7 +119,8 @@ pub fn band(decision: &Decision) -> Band {
         }
         Verdict::Different(c) => match c.evidence {
             Evidence::Ordinary => COUNTEREXAMPLE,
-            Evidence::Repeats
+            Evidence::RepeatedValues
+            | Evidence::Repeats
             | Evidence::NullDependent
             | Evidence::EmptyInput
             | Evidence::TieBreaking => WEAK_COUNTEREXAMPLE,

@@ -90,8 +90,8 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
         params: &[GOLD, PRED, SCHEMA, OPTIONS],
         returns: SqlType::Text,
         doc: "JSON explaining sql_similarity on the same arguments: score, verdict, evidence \
-              (ordinary, repeats, null-dependent, empty-input, tie-breaking), reason, band, \
-              structural mean and each component score.",
+              (ordinary, repeated-values, repeats, null-dependent, empty-input, tie-breaking), \
+              reason, band, structural mean and each component score.",
         deterministic: true,
         call: combined::sql_similarity_components,
         batch: None,

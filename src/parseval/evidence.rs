@@ -1,4 +1,4 @@
-//! How strong a counterexample is: whether the two queries differ on ordinary data, only in how often rows repeat, only through NULL values, only on empty input, or (under `test-suite` semantics) only by tie-breaking at a LIMIT cut-off.
+//! How strong a counterexample is: whether the two queries differ on ordinary data, only where a plain column repeats a value, only in how often rows repeat, only through NULL values, only on empty input, or (under `test-suite` semantics) only by tie-breaking at a LIMIT cut-off.
 
 use super::database::nth_date;
 use crate::exec::compare::Cell;
@@ -14,6 +14,12 @@ pub enum Evidence {
     /// The results differ on a database without NULL values, and both are real results (or the
     /// prediction fails where the gold query runs).
     Ordinary,
+    /// The results differ, but not once every value that a plain column (no key, no foreign key)
+    /// repeats is replaced by a fresh one ([`super::repeated_values`]): only two rows that share
+    /// such a value tell the queries apart (two airlines of one name against an `INTERSECT` of
+    /// names, a tie at the maximum against `ORDER BY ... LIMIT 1`). Test-suite evaluation's labels
+    /// call most such pairs equivalent (docs/similarity.md).
+    RepeatedValues,
     /// The results hold the same rows, only repeated a different number of times (a DISTINCT
     /// more or less, a join that repeats rows): under `bag` and `test-suite` semantics a
     /// difference, but BIRD's execution accuracy and test-suite-sql-eval's default (which
@@ -38,6 +44,7 @@ impl Evidence {
     pub fn name(self) -> &'static str {
         match self {
             Evidence::Ordinary => "ordinary",
+            Evidence::RepeatedValues => "repeated-values",
             Evidence::Repeats => "repeats",
             Evidence::NullDependent => "null-dependent",
             Evidence::EmptyInput => "empty-input",
@@ -121,7 +128,7 @@ pub fn without_nulls(schema: &Schema, db: &Database) -> Option<Database> {
 /// A fresh value of `column` per replacement, distinct from each other (a clash with a generated
 /// value can at worst break a key, and then the NULL counterexample stands); a date for a `DATE`
 /// column.
-fn fresh_value(schema: &Schema, column: usize, n: usize) -> Value {
+pub(super) fn fresh_value(schema: &Schema, column: usize, n: usize) -> Value {
     if schema.columns.get(column).is_some_and(|c| c.holds_dates()) {
         return Value::Text(nth_date(n as i64));
     }
@@ -212,7 +219,8 @@ mod tests {
         assert_eq!(of(&plain, &one, &two), Evidence::Ordinary);
         let failed = Outcome::Error("no such column".into());
         assert_eq!(of(&Database::default(), &one, &failed), Evidence::Ordinary);
-        assert!(Evidence::Ordinary < Evidence::Repeats);
+        assert!(Evidence::Ordinary < Evidence::RepeatedValues);
+        assert!(Evidence::RepeatedValues < Evidence::Repeats);
         assert!(Evidence::Repeats < Evidence::NullDependent);
         assert!(Evidence::NullDependent < Evidence::EmptyInput);
     }

@@ -554,3 +554,39 @@ fn a_number_met_by_a_text_column_compares_as_text() {
         Some(0)
     );
 }
+
+#[test]
+fn a_difference_only_where_a_plain_column_repeats_a_value_says_so() {
+    let evidence = |gold: &str, pred: &str| {
+        let d = verdict_with(gold, pred, &test_suite());
+        eprintln!("{gold} | {pred}: {}", d.reason());
+        match &d.verdict {
+            Verdict::Different(c) => (c.evidence, d.value(), d.reason()),
+            _ => panic!("{}", d.reason()),
+        }
+    };
+    // two singers of one name: the names' INTERSECT holds it, the per-singer EXISTS does not
+    let (kind, value, reason) = evidence(
+        "SELECT s.name FROM singer s JOIN song t ON s.singer_id = t.singer_id WHERE t.sales > 10 \
+         INTERSECT SELECT s.name FROM singer s JOIN song t ON s.singer_id = t.singer_id WHERE t.sales < 5",
+        "SELECT DISTINCT name FROM singer s WHERE EXISTS (SELECT 1 FROM song t WHERE t.singer_id = \
+         s.singer_id AND t.sales > 10) AND EXISTS (SELECT 1 FROM song t WHERE t.singer_id = \
+         s.singer_id AND t.sales < 5)",
+    );
+    assert_eq!(kind, evidence::Evidence::RepeatedValues, "{reason}");
+    // still a difference: the verdict is 0, the reason says what it needs
+    assert_eq!(value, Some(0));
+    assert!(reason.contains("repeats a value"), "{reason}");
+    // a tie at the maximum
+    let (kind, _, reason) = evidence(
+        "SELECT name FROM singer ORDER BY age DESC LIMIT 1",
+        "SELECT name FROM singer WHERE age = (SELECT max(age) FROM singer)",
+    );
+    assert_eq!(kind, evidence::Evidence::RepeatedValues, "{reason}");
+    // a difference every database with two singers shows stays ordinary
+    let (kind, _, reason) = evidence(
+        "SELECT name FROM singer WHERE age > 30",
+        "SELECT name FROM singer WHERE age >= 30",
+    );
+    assert_eq!(kind, evidence::Evidence::Ordinary, "{reason}");
+}

@@ -1,0 +1,165 @@
+//! Databases without repeated values: a counterexample is re-checked with every value that a plain column repeats replaced by a fresh one, to tell whether the difference needs two rows that share such a value.
+//!
+//! A plain column is one that is no part of a primary or unique key, of a foreign key or of a
+//! column a foreign key references: keys and references keep their values, so every join of the
+//! counterexample still holds. Two airlines of one name, two matches of the same length, two
+//! models of one maker's that share a name: `INTERSECT` over names against an `EXISTS` per
+//! airline, `ORDER BY minutes DESC LIMIT 1` against `minutes = (SELECT max(minutes) ...)` and
+//! `COUNT(*)` against `COUNT(DISTINCT model)` differ only on such databases.
+
+use super::evidence::fresh_value;
+use crate::exec::instance::Database;
+use crate::schema::Schema;
+use rusqlite::types::Value;
+
+/// The columns whose values may be replaced: no part of a key, a foreign key or a referenced
+/// column.
+fn plain_columns(schema: &Schema) -> Vec<bool> {
+    let mut plain = vec![true; schema.columns.len()];
+    let mut fixed = |c: usize| {
+        if let Some(p) = plain.get_mut(c) {
+            *p = false;
+        }
+    };
+    for &c in &schema.primary_keys {
+        fixed(c);
+    }
+    for &(from, to) in &schema.foreign_keys {
+        fixed(from);
+        fixed(to);
+    }
+    for table in &schema.tables {
+        table.primary_key.iter().for_each(|&c| fixed(c));
+        table.unique_keys.iter().flatten().for_each(|&c| fixed(c));
+        for fk in &table.foreign_keys {
+            fk.columns.iter().for_each(|&c| fixed(c));
+        }
+    }
+    for (i, c) in schema.columns.iter().enumerate() {
+        if c.unique {
+            fixed(i);
+        }
+    }
+    plain
+}
+
+/// `db` with each value a plain column holds in more than one row kept in its first row and
+/// replaced by a fresh value of the column's type (one the column does not hold) in every later
+/// row; NULLs stay. `None` when no plain column repeats a value.
+pub fn without_repeated_values(schema: &Schema, db: &Database) -> Option<Database> {
+    let plain = plain_columns(schema);
+    let mut out = db.clone();
+    let mut replaced = 0usize;
+    for t in out.tables.iter_mut() {
+        let table = schema.tables.get(t.table)?;
+        for (position, &column) in table.columns.iter().enumerate() {
+            if !plain.get(column).copied().unwrap_or(false) {
+                continue;
+            }
+            let mut seen: Vec<Value> = Vec::with_capacity(t.rows.len());
+            for r in 0..t.rows.len() {
+                let Some(value) = t.rows[r].get(position).cloned() else {
+                    continue;
+                };
+                if matches!(value, Value::Null) {
+                    continue;
+                }
+                if !seen.contains(&value) {
+                    seen.push(value);
+                    continue;
+                }
+                let held = |v: &Value| t.rows.iter().any(|row| row.get(position) == Some(v));
+                let fresh = (replaced + 1..)
+                    .map(|n| fresh_value(schema, column, n))
+                    .find(|v| !held(v) && !seen.contains(v))?;
+                replaced += 1;
+                seen.push(fresh.clone());
+                t.rows[r][position] = fresh;
+            }
+        }
+    }
+    (replaced > 0).then_some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::exec::instance::TableRows;
+
+    fn schema() -> Schema {
+        Schema::from_ddl(
+            "CREATE TABLE airlines (uid INTEGER PRIMARY KEY, name TEXT, country TEXT);
+             CREATE TABLE flights (id INTEGER PRIMARY KEY, airline INTEGER REFERENCES airlines(uid),
+                                   source TEXT, minutes INTEGER);",
+        )
+        .unwrap()
+    }
+
+    fn text(s: &str) -> Value {
+        Value::Text(s.into())
+    }
+
+    #[test]
+    fn replaces_later_repeats_of_plain_columns_only() {
+        let s = schema();
+        let db = Database {
+            tables: vec![
+                TableRows {
+                    table: 0,
+                    rows: vec![
+                        vec![Value::Integer(1), text("X"), text("US")],
+                        vec![Value::Integer(2), text("X"), Value::Null],
+                        vec![Value::Integer(3), text("n1"), Value::Null],
+                    ],
+                },
+                TableRows {
+                    table: 1,
+                    rows: vec![
+                        vec![
+                            Value::Integer(1),
+                            Value::Integer(1),
+                            text("APG"),
+                            Value::Integer(5),
+                        ],
+                        vec![
+                            Value::Integer(2),
+                            Value::Integer(1),
+                            text("CVO"),
+                            Value::Integer(5),
+                        ],
+                    ],
+                },
+            ],
+        };
+        let out = without_repeated_values(&s, &db).unwrap();
+        let airlines = &out.tables[0].rows;
+        assert_eq!(airlines[0][1], text("X"));
+        // the fresh name is one the column does not hold ("n1" is taken)
+        assert_eq!(airlines[1][1], text("n2"));
+        assert_eq!(airlines[2][1], text("n1"));
+        // NULLs are no repeated value
+        assert_eq!(airlines[1][2], Value::Null);
+        assert_eq!(airlines[2][2], Value::Null);
+        let flights = &out.tables[1].rows;
+        // a foreign key keeps its repeats; a plain column does not
+        assert_eq!(flights[1][1], Value::Integer(1));
+        assert_eq!(flights[0][3], Value::Integer(5));
+        assert_ne!(flights[1][3], Value::Integer(5));
+        assert_eq!(out.tables[0].rows.len(), 3);
+    }
+
+    #[test]
+    fn none_without_repeats() {
+        let s = schema();
+        let db = Database {
+            tables: vec![TableRows {
+                table: 0,
+                rows: vec![
+                    vec![Value::Integer(1), text("X"), text("US")],
+                    vec![Value::Integer(2), text("Y"), text("FR")],
+                ],
+            }],
+        };
+        assert!(without_repeated_values(&s, &db).is_none());
+    }
+}
