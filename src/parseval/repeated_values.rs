@@ -12,32 +12,23 @@ use crate::exec::instance::Database;
 use crate::schema::Schema;
 use rusqlite::types::Value;
 
-/// The columns whose values may be replaced: no part of a key, a foreign key or a referenced
-/// column.
+/// The columns whose values may be replaced: no part of a primary or unique key, of a foreign
+/// key or of a referenced column (the schema's flat key views hold every table's).
 fn plain_columns(schema: &Schema) -> Vec<bool> {
-    let mut plain = vec![true; schema.columns.len()];
-    let mut fixed = |c: usize| {
+    let mut plain: Vec<bool> = schema.columns.iter().map(|c| !c.unique).collect();
+    let keys = schema
+        .primary_keys
+        .iter()
+        .chain(schema.foreign_keys.iter().flat_map(|(from, to)| [from, to]))
+        .chain(
+            schema
+                .tables
+                .iter()
+                .flat_map(|t| t.unique_keys.iter().flatten()),
+        );
+    for &c in keys {
         if let Some(p) = plain.get_mut(c) {
             *p = false;
-        }
-    };
-    for &c in &schema.primary_keys {
-        fixed(c);
-    }
-    for &(from, to) in &schema.foreign_keys {
-        fixed(from);
-        fixed(to);
-    }
-    for table in &schema.tables {
-        table.primary_key.iter().for_each(|&c| fixed(c));
-        table.unique_keys.iter().flatten().for_each(|&c| fixed(c));
-        for fk in &table.foreign_keys {
-            fk.columns.iter().for_each(|&c| fixed(c));
-        }
-    }
-    for (i, c) in schema.columns.iter().enumerate() {
-        if c.unique {
-            fixed(i);
         }
     }
     plain
@@ -68,12 +59,12 @@ pub fn without_repeated_values(schema: &Schema, db: &Database) -> Option<Databas
                     seen.push(value);
                     continue;
                 }
+                // a value no row of the column holds (the first occurrences included)
                 let held = |v: &Value| t.rows.iter().any(|row| row.get(position) == Some(v));
                 let fresh = (replaced + 1..)
                     .map(|n| fresh_value(schema, column, n))
-                    .find(|v| !held(v) && !seen.contains(v))?;
+                    .find(|v| !held(v))?;
                 replaced += 1;
-                seen.push(fresh.clone());
                 t.rows[r][position] = fresh;
             }
         }
