@@ -20,16 +20,15 @@
 //! ASTPM and the Hybrid GMN's AST graph) differ in every node above the grouped query, while the
 //! plan (`sql_plan`) already reads both spellings as one.
 
-use super::{body_only, each_query_inside_out, key, Pass};
+use super::{body_only, key, lone_derived_table, QueryPass};
 use sqlparser::ast::{
-    BinaryOperator, Expr, GroupByExpr, Query, Select, SelectItem, SetExpr, Statement, TableFactor,
-    VisitMut, VisitorMut,
+    BinaryOperator, Expr, GroupByExpr, Query, Select, SelectItem, SetExpr, VisitMut, VisitorMut,
 };
 use std::collections::HashMap;
 use std::ops::ControlFlow;
 
 /// See the module documentation.
-pub struct DerivedHaving;
+pub static DERIVED_HAVING: QueryPass = QueryPass::new("derived_having", rewrite);
 
 /// The select of `q` when `q` has nothing but that select (no WITH, ORDER BY, LIMIT, ...).
 fn lone_select(q: &Query) -> Option<&Select> {
@@ -183,23 +182,8 @@ fn project(item: &SelectItem, sub: &mut Substitute<'_>) -> Option<SelectItem> {
 /// The grouped select that `q` reads as, or None when `q` is not such a filter or projection.
 fn as_having(q: &Query) -> Option<Query> {
     let outer = lone_select(q)?;
-    let [from] = outer.from.as_slice() else {
-        return None;
-    };
-    let TableFactor::Derived {
-        lateral: false,
-        subquery,
-        alias,
-        sample: None,
-    } = &from.relation
-    else {
-        return None;
-    };
-    if !from.joins.is_empty()
-        || alias.as_ref().is_some_and(|a| !a.columns.is_empty())
-        || grouped(outer)
-        || outer.having.is_some()
-    {
+    let (subquery, alias) = lone_derived_table(outer)?;
+    if grouped(outer) || outer.having.is_some() {
         return None;
     }
     let inner = lone_select(subquery)?;
@@ -208,7 +192,7 @@ fn as_having(q: &Query) -> Option<Query> {
     }
     let outputs = outputs(inner);
     let mut sub = Substitute {
-        alias: alias.as_ref().map(|a| key(&a.name.value)),
+        alias: alias.map(|a| key(&a.name.value)),
         outputs: &outputs,
         failed: false,
     };
@@ -229,7 +213,7 @@ fn as_having(q: &Query) -> Option<Query> {
     if sub.failed || !plain(outer) {
         return None;
     }
-    let mut result = subquery.as_ref().clone();
+    let mut result = subquery.clone();
     let SetExpr::Select(select) = result.body.as_mut() else {
         return None;
     };
@@ -250,15 +234,5 @@ fn as_having(q: &Query) -> Option<Query> {
 fn rewrite(q: &mut Query) {
     if let Some(grouped) = as_having(q) {
         *q = grouped;
-    }
-}
-
-impl Pass for DerivedHaving {
-    fn name(&self) -> &'static str {
-        "derived_having"
-    }
-    fn apply(&self, mut statement: Statement) -> Statement {
-        each_query_inside_out(&mut statement, rewrite);
-        statement
     }
 }

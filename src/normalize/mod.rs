@@ -23,7 +23,7 @@ pub(crate) mod table_aliases;
 pub(crate) mod unqualify_columns;
 pub(crate) mod wrapper_queries;
 
-use sqlparser::ast::{Query, Statement, VisitMut, VisitorMut};
+use sqlparser::ast::{Query, Select, Statement, TableAlias, TableFactor, VisitMut, VisitorMut};
 use std::ops::ControlFlow;
 
 /// One AST rewrite that maps equivalent spellings of a query onto one spelling.
@@ -70,8 +70,8 @@ pub static PASSES: &[&dyn Pass] = &[
     &double_quoted_strings::DoubleQuotedStrings,
     &identifier_case::IdentifierCase,
     &database_qualifiers::DatabaseQualifiers,
-    &wrapper_queries::WrapperQueries,
-    &derived_having::DerivedHaving,
+    &wrapper_queries::WRAPPER_QUERIES,
+    &derived_having::DERIVED_HAVING,
     &table_aliases::TableAliases,
     &unqualify_columns::UnqualifyColumns,
     &select_aliases::SelectAliases,
@@ -132,6 +132,25 @@ pub(crate) fn body_only(q: &Query) -> bool {
         && q.pipe_operators.is_empty()
 }
 
+/// The query `select` reads from, with its alias, when its FROM is one derived table and nothing
+/// else: no join, not LATERAL, no TABLESAMPLE, no column list in the alias.
+pub(crate) fn lone_derived_table(select: &Select) -> Option<(&Query, Option<&TableAlias>)> {
+    let [from] = select.from.as_slice() else {
+        return None;
+    };
+    let TableFactor::Derived {
+        lateral: false,
+        subquery,
+        alias,
+        sample: None,
+    } = &from.relation
+    else {
+        return None;
+    };
+    (from.joins.is_empty() && alias.as_ref().is_none_or(|a| a.columns.is_empty()))
+        .then_some((subquery.as_ref(), alias.as_ref()))
+}
+
 /// Calls `rewrite` on every query in `node`, a query after the queries inside it (so that what
 /// it sees inside is already rewritten), as the passes that replace a whole query need.
 pub(crate) fn each_query_inside_out<N: VisitMut + ?Sized>(node: &mut N, rewrite: fn(&mut Query)) {
@@ -144,6 +163,30 @@ pub(crate) fn each_query_inside_out<N: VisitMut + ?Sized>(node: &mut N, rewrite:
         }
     }
     let _ = node.visit(&mut InsideOut(rewrite));
+}
+
+/// A pass that replaces whole queries: `rewrite` runs on every query of the statement, each after
+/// the queries inside it ([`each_query_inside_out`]).
+pub struct QueryPass {
+    name: &'static str,
+    rewrite: fn(&mut Query),
+}
+
+impl QueryPass {
+    /// The pass `name` (its file's and golden fixture's name) that runs `rewrite` on each query.
+    pub(crate) const fn new(name: &'static str, rewrite: fn(&mut Query)) -> QueryPass {
+        QueryPass { name, rewrite }
+    }
+}
+
+impl Pass for QueryPass {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+    fn apply(&self, mut statement: Statement) -> Statement {
+        each_query_inside_out(&mut statement, self.rewrite);
+        statement
+    }
 }
 
 /// Lower-cased key of an identifier, the form every pass compares names in.

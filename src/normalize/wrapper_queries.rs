@@ -20,15 +20,14 @@
 //! GMN's AST graph) otherwise differ in every node above the wrapped query. The plan (`sql_plan`)
 //! already reads both spellings as one.
 
-use super::{body_only, each_query_inside_out, key, Pass};
+use super::{body_only, each_query_inside_out, key, lone_derived_table, QueryPass};
 use sqlparser::ast::{
-    Cte, Query, SelectItem, SetExpr, Statement, TableAlias, TableFactor, Visit, VisitMut, Visitor,
-    VisitorMut,
+    Cte, Query, SelectItem, SetExpr, TableAlias, TableFactor, Visit, VisitMut, Visitor, VisitorMut,
 };
 use std::ops::ControlFlow;
 
 /// See the module documentation.
-pub struct WrapperQueries;
+pub static WRAPPER_QUERIES: QueryPass = QueryPass::new("wrapper_queries", unwrap);
 
 /// The lower-cased name of a one-part table reference, or None.
 fn single_name(factor: &TableFactor) -> Option<String> {
@@ -158,29 +157,16 @@ fn inline_ctes(q: &mut Query) -> bool {
 /// come first: the select is printed (the only version-proof way to see that it has no other
 /// clause) only for a lone `*` over one derived table.
 fn star_over_subquery(q: &Query) -> Option<&Query> {
-    let bare = body_only(q);
     let SetExpr::Select(select) = q.body.as_ref() else {
         return None;
     };
-    let ([from], [SelectItem::Wildcard(_)]) =
-        (select.from.as_slice(), select.projection.as_slice())
-    else {
+    let [SelectItem::Wildcard(_)] = select.projection.as_slice() else {
         return None;
     };
-    let TableFactor::Derived {
-        lateral: false,
-        subquery,
-        alias,
-        sample: None,
-    } = &from.relation
-    else {
-        return None;
-    };
-    let only_star = bare
-        && from.joins.is_empty()
-        && alias.as_ref().is_none_or(|a| a.columns.is_empty())
-        && select.to_string() == format!("SELECT * FROM {}", from.relation);
-    only_star.then_some(subquery.as_ref())
+    let (subquery, _) = lone_derived_table(select)?;
+    let only_star =
+        body_only(q) && select.to_string() == format!("SELECT * FROM {}", select.from[0].relation);
+    only_star.then_some(subquery)
 }
 
 /// One query, its inner queries already done (so a nested WITH is gone, where it can go, before
@@ -192,15 +178,5 @@ fn unwrap(q: &mut Query) {
     }
     if let Some(inner) = star_over_subquery(q) {
         *q = inner.clone();
-    }
-}
-
-impl Pass for WrapperQueries {
-    fn name(&self) -> &'static str {
-        "wrapper_queries"
-    }
-    fn apply(&self, mut statement: Statement) -> Statement {
-        each_query_inside_out(&mut statement, unwrap);
-        statement
     }
 }
