@@ -343,10 +343,12 @@ stress-short: all venv
 # FUZZ_PARSEVAL_INPUTS to run fewer). `fuzz-short` is CI's version (part of `make test`; about 40 s
 # plus building the example), built in the tests' profile on the library test-rust built: a
 # release build would link the whole library again with LTO for a one-minute run. Its slow bound
-# is 30 s of CPU: the slowest ParSEval input of its 2,000 (#665, four joins of two tables whose
-# queries return no rows on every generated database) takes 10.5 s of CPU alone and 16.5 s beside
-# the fuzzer's other thread at its 2M work units (2026-11-27; 3.1-3.6 s when the bound was set at
-# 15 s, before the verdict's later search rounds), so 15 s failed a clean run on a quiet machine.
+# is 30 s of CPU. Its slowest ParSEval inputs of 2,000 at their 2M work units (2026-11-27,
+# thirteenth session): #1279 (MAX over a self-join's groups) 5.4 s and #665 (MIN of a text over
+# four joins) 3.5 s beside the fuzzer's other thread. #665 took 10.5 s alone and 16.5 s beside it
+# before the running MIN/MAX kept its branch count instead of recounting it at every row, and 15 s
+# then failed a clean run on a quiet machine: the units count the solver's work, not the building
+# of its terms, which is where both inputs spend their time.
 FUZZ_INPUTS ?= 1000000
 FUZZ_PARSEVAL_INPUTS ?= $(FUZZ_INPUTS)
 FUZZ_SEED ?= 1

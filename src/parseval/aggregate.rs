@@ -3,7 +3,8 @@
 use z3::ast::{Bool, Int, Real};
 
 use super::execute::any;
-use super::symbolic::{as_real, cmp_terms, ite_term, Cmp, SymVal, Term};
+use super::speculation::ite_branch_count;
+use super::symbolic::{as_real, ite_term, lt_counted, term_branches, SymVal, Term};
 use crate::plan::AggFunc;
 
 /// How many of the rows are live (their conditions true), as an integer term.
@@ -111,18 +112,21 @@ pub fn call(func: &AggFunc, live: &[Bool], vals: &[&SymVal], rep: Option<&SymVal
             }
         }
         AggFunc::Min | AggFunc::Max => {
-            let mut best: Option<(Term, Bool)> = None; // (value, seen)
+            // (value, its branch count when a text, seen): the running value is an if-then-else
+            // over the rows' values, whose branch count grows by each row's
+            let mut best: Option<(Term, Option<usize>, Bool)> = None;
             for (l, v) in live.iter().zip(vals) {
                 let Some(t) = &v.term else {
                     return SymVal::unknown();
                 };
+                let t_branches = term_branches(t);
                 best = Some(match best {
-                    None => (t.clone(), l.clone()),
-                    Some((cur, seen)) => {
+                    None => (t.clone(), t_branches, l.clone()),
+                    Some((cur, cur_branches, seen)) => {
                         let better = if matches!(func, AggFunc::Min) {
-                            cmp_terms(t, &cur, Cmp::Lt)
+                            lt_counted((t, t_branches), (&cur, cur_branches))
                         } else {
-                            cmp_terms(&cur, t, Cmp::Lt)
+                            lt_counted((&cur, cur_branches), (t, t_branches))
                         };
                         let Some(better) = better else {
                             return SymVal::unknown();
@@ -131,12 +135,13 @@ pub fn call(func: &AggFunc, live: &[Bool], vals: &[&SymVal], rep: Option<&SymVal
                         let Some(next) = ite_term(&take, t, &cur) else {
                             return SymVal::unknown();
                         };
-                        (next, Bool::or(&[seen, l.clone()]))
+                        let next_branches = ite_branch_count(t_branches, cur_branches);
+                        (next, next_branches, Bool::or(&[seen, l.clone()]))
                     }
                 });
             }
             match best {
-                Some((t, seen)) => SymVal {
+                Some((t, _, seen)) => SymVal {
                     term: Some(t),
                     null: seen.not(),
                 },

@@ -2,7 +2,7 @@
 
 use z3::ast::{Bool, Int, Real, String as ZString};
 
-use super::speculation::lift_pair;
+use super::speculation::{branch_count, lift_pair, lift_pair_counted};
 use crate::plan::ColumnId;
 
 /// A Z3 term of one of the three sorts the generator models.
@@ -166,7 +166,7 @@ pub fn cmp_terms(a: &Term, b: &Term, cmp: Cmp) -> Option<Bool> {
         // an ordering of speculative texts is decided per pair of constants (speculation.rs)
         (Term::Text(x), Term::Text(y)) => match cmp {
             Cmp::Eq => x.eq(y),
-            Cmp::Lt => lift_pair(x, y, &|x, y| x.str_lt(y), &|a, b| a < b),
+            Cmp::Lt => text_lt((x, branch_count(x)), (y, branch_count(y))),
             Cmp::Le => lift_pair(x, y, &|x, y| x.str_le(y), &|a, b| a <= b),
         },
         (Term::Int(_) | Term::Real(_), Term::Int(_) | Term::Real(_)) => {
@@ -179,6 +179,29 @@ pub fn cmp_terms(a: &Term, b: &Term, cmp: Cmp) -> Option<Bool> {
         }
         _ => return None,
     })
+}
+
+/// `a < b` as [`cmp_terms`], with the branch count of each text term known to the caller
+/// ([`branch_count`]; what a running MIN or MAX tracks instead of recounting it at every row).
+pub fn lt_counted(a: (&Term, Option<usize>), b: (&Term, Option<usize>)) -> Option<Bool> {
+    match (a, b) {
+        ((Term::Text(x), x_branches), (Term::Text(y), y_branches)) => {
+            Some(text_lt((x, x_branches), (y, y_branches)))
+        }
+        ((a, _), (b, _)) => cmp_terms(a, b, Cmp::Lt),
+    }
+}
+
+/// The branch count of a text term, None for any other term or above the lifting limit.
+pub fn term_branches(t: &Term) -> Option<usize> {
+    match t {
+        Term::Text(x) => branch_count(x),
+        _ => None,
+    }
+}
+
+fn text_lt(x: (&ZString, Option<usize>), y: (&ZString, Option<usize>)) -> Bool {
+    lift_pair_counted(x, y, &|x, y| x.str_lt(y), &|a, b| a < b)
 }
 
 /// A numeric term as a real.
