@@ -71,7 +71,8 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
         doc: "The recommended score in [0, 1]. The sql_equivalent verdict sets a band: [0.5, 1] \
               when no generated database tells the queries apart, [0, 0.25] for a counterexample \
               on ordinary data, [0.1, 0.45] for one that needs NULLs, empty input or a \
-              column that is no key to repeat a value, or where the results differ only in how \
+              column that is no key (nor grouped by with an aggregate) to repeat a value, or \
+              where the results differ only in how \
               often rows repeat (or, under test-suite \
               semantics, a difference only in which tied rows a LIMIT keeps), \
               [0.25, 0.45] under test-suite semantics for a difference only with NULLs, \

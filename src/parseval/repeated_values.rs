@@ -5,10 +5,13 @@
 //! counterexample still holds. Two airlines of one name, two matches of the same length, two
 //! models of one maker's that share a name: `INTERSECT` over names against an `EXISTS` per
 //! airline, `ORDER BY minutes DESC LIMIT 1` against `minutes = (SELECT max(minutes) ...)` and
-//! `COUNT(*)` against `COUNT(DISTINCT model)` differ only on such databases.
+//! `COUNT(*)` against `COUNT(DISTINCT model)` differ only on such databases. The columns either
+//! query groups by in an aggregation keep their repeats too ([`grouped_columns`]).
 
 use super::evidence::fresh_value;
+use super::search::visit_all;
 use crate::exec::instance::Database;
+use crate::plan::{Plan, QueryPlan};
 use crate::schema::Schema;
 use rusqlite::types::Value;
 
@@ -37,8 +40,13 @@ fn plain_columns(schema: &Schema) -> Vec<bool> {
 /// `db` with each value a plain column holds in more than one row kept in its first row and
 /// replaced by a fresh value of the column's type (one the column does not hold) in every later
 /// row; NULLs stay. `None` when no plain column repeats a value.
-pub fn without_repeated_values(schema: &Schema, db: &Database) -> Option<Database> {
-    let plain = plain_columns(schema);
+pub fn without_repeated_values(schema: &Schema, db: &Database, kept: &[usize]) -> Option<Database> {
+    let mut plain = plain_columns(schema);
+    for &c in kept {
+        if let Some(p) = plain.get_mut(c) {
+            *p = false;
+        }
+    }
     let mut out = db.clone();
     let mut replaced = 0usize;
     for t in out.tables.iter_mut() {
@@ -70,6 +78,41 @@ pub fn without_repeated_values(schema: &Schema, db: &Database) -> Option<Databas
         }
     }
     (replaced > 0).then_some(out)
+}
+
+/// The plain columns either query groups by in an aggregation (`GROUP BY country` with a
+/// COUNT): a group of several rows repeats its key by definition, so such a repeat is what the
+/// query asks about, no coincidence. A grouping that holds a key or a reference groups by that
+/// entity (its other columns follow it), and a DISTINCT, which groups with no aggregate, is not
+/// one: neither keeps its columns' repeats.
+pub fn grouped_columns<'a>(
+    schema: &Schema,
+    plans: impl IntoIterator<Item = &'a QueryPlan>,
+) -> Vec<usize> {
+    let plain = plain_columns(schema);
+    let mut out = Vec::new();
+    for q in plans {
+        visit_all(&q.root, &mut |p| {
+            let Plan::Aggregate(a) = p else {
+                return;
+            };
+            let columns: Option<Vec<usize>> = a
+                .group
+                .iter()
+                .map(|&g| {
+                    let (t, c) = q.columns.meta(g).origin.as_ref()?;
+                    schema.column_index(schema.table_index(t)?, c)
+                })
+                .collect();
+            let Some(columns) = columns else {
+                return;
+            };
+            if !a.calls.is_empty() && columns.iter().all(|&c| plain.get(c) == Some(&true)) {
+                out.extend(columns);
+            }
+        });
+    }
+    out
 }
 
 #[cfg(test)]
@@ -122,7 +165,7 @@ mod tests {
                 },
             ],
         };
-        let out = without_repeated_values(&s, &db).unwrap();
+        let out = without_repeated_values(&s, &db, &[]).unwrap();
         let airlines = &out.tables[0].rows;
         assert_eq!(airlines[0][1], text("X"));
         // the fresh name is one the column does not hold ("n1" is taken)
@@ -137,6 +180,39 @@ mod tests {
         assert_eq!(flights[0][3], Value::Integer(5));
         assert_ne!(flights[1][3], Value::Integer(5));
         assert_eq!(out.tables[0].rows.len(), 3);
+        // a kept column (one a query groups by) keeps its repeats too
+        let name = s.column_index(0, "name").unwrap();
+        let out = without_repeated_values(&s, &db, &[name]).unwrap();
+        assert_eq!(out.tables[0].rows[1][1], text("X"));
+        assert_ne!(out.tables[1].rows[1][3], Value::Integer(5));
+    }
+
+    #[test]
+    fn columns_grouped_by_in_an_aggregation_are_kept() {
+        let s = schema();
+        let grouped = |sql: &str| {
+            let plan = crate::plan::plan_sql(sql, &s).unwrap();
+            let mut names: Vec<&str> = grouped_columns(&s, [&plan])
+                .into_iter()
+                .map(|c| s.columns[c].name.as_str())
+                .collect();
+            names.sort_unstable();
+            names
+        };
+        assert_eq!(
+            grouped("SELECT name, count(*) FROM airlines GROUP BY name, country"),
+            ["country", "name"]
+        );
+        assert_eq!(
+            grouped("SELECT a.name, count(*) FROM airlines a JOIN flights f ON f.airline = a.uid GROUP BY a.name"),
+            ["name"]
+        );
+        // grouping by a key or a reference groups by that entity
+        assert!(grouped("SELECT name, count(*) FROM airlines GROUP BY uid, name").is_empty());
+        assert!(grouped("SELECT airline, max(minutes) FROM flights GROUP BY airline").is_empty());
+        // a DISTINCT groups with no aggregate
+        assert!(grouped("SELECT DISTINCT name FROM airlines").is_empty());
+        assert!(grouped("SELECT name FROM airlines").is_empty());
     }
 
     #[test]
@@ -151,6 +227,6 @@ mod tests {
                 ],
             }],
         };
-        assert!(without_repeated_values(&s, &db).is_none());
+        assert!(without_repeated_values(&s, &db, &[]).is_none());
     }
 }

@@ -589,4 +589,13 @@ fn a_difference_only_where_a_plain_column_repeats_a_value_says_so() {
         "SELECT name FROM singer WHERE age >= 30",
     );
     assert_eq!(kind, evidence::Evidence::Ordinary, "{reason}");
+    // a count per name where the gold counts per singer: grouping by a name asks about
+    // repeated names, so the difference is ordinary
+    let (kind, _, reason) = evidence(
+        "SELECT s.name, count(*) FROM singer s JOIN song t ON s.singer_id = t.singer_id \
+         GROUP BY s.singer_id",
+        "SELECT s.name, count(*) FROM singer s JOIN song t ON s.singer_id = t.singer_id \
+         GROUP BY s.name",
+    );
+    assert_eq!(kind, evidence::Evidence::Ordinary, "{reason}");
 }

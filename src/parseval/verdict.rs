@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use super::evidence::{without_nulls, Evidence};
 use super::gold_suite::{gold_suite, same_plan, GoldSuite};
 use super::options::{prediction_share, semantics_name, Databases, Options, Semantics};
-use super::repeated_values::without_repeated_values;
+use super::repeated_values::{grouped_columns, without_repeated_values};
 use super::runnable::for_sqlite;
 use super::search::{generate, Generated};
 use super::speculation::query_texts;
@@ -194,13 +194,15 @@ fn count_differs(c: &crate::exec::instance::Comparison) -> bool {
 
 /// The counterexample `db` (on which `outcome` differs), or the same database with its NULLs
 /// replaced when the queries still differ there: evidence on ordinary data is the stronger. An
-/// ordinary counterexample whose difference goes away once no plain column repeats a value is
+/// ordinary counterexample whose difference goes away once no plain column repeats a value (the
+/// `grouped` columns, which a query groups by in an aggregation, keep theirs) is
 /// [`Evidence::RepeatedValues`].
 fn strongest(
     schema: &Schema,
     (gold, pred): (&str, &str),
     (order, semantics): (&RowOrder, Semantics),
     listed: bool,
+    grouped: &[usize],
     db: &Database,
     outcome: crate::exec::instance::Comparison,
 ) -> Counterexample {
@@ -236,7 +238,7 @@ fn strongest(
         }
     }
     if found.evidence == Evidence::Ordinary
-        && without_repeated_values(schema, &found.db)
+        && without_repeated_values(schema, &found.db, grouped)
             .and_then(|distinct| run(&distinct))
             .is_some_and(|c| !c.differ)
     {
@@ -592,6 +594,10 @@ impl<'a> Checker<'a> {
             (self.gold, self.pred),
             (&order, self.semantics),
             listed,
+            &grouped_columns(
+                self.schema,
+                [Some(self.gold_plan), self.pred_plan].into_iter().flatten(),
+            ),
             db,
             again,
         );
