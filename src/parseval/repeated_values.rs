@@ -6,7 +6,7 @@
 //! models of one maker's that share a name: `INTERSECT` over names against an `EXISTS` per
 //! airline, `ORDER BY minutes DESC LIMIT 1` against `minutes = (SELECT max(minutes) ...)` and
 //! `COUNT(*)` against `COUNT(DISTINCT model)` differ only on such databases. The columns either
-//! query groups by in an aggregation keep their repeats too ([`grouped_columns`]).
+//! query groups by in an aggregation keep their repeats too ([`replaceable_columns`]).
 
 use super::evidence::fresh_value;
 use super::search::visit_all;
@@ -37,22 +37,20 @@ fn plain_columns(schema: &Schema) -> Vec<bool> {
     plain
 }
 
-/// `db` with each value a plain column holds in more than one row kept in its first row and
-/// replaced by a fresh value of the column's type (one the column does not hold) in every later
-/// row; NULLs stay. `None` when no plain column repeats a value.
-pub fn without_repeated_values(schema: &Schema, db: &Database, kept: &[usize]) -> Option<Database> {
-    let mut plain = plain_columns(schema);
-    for &c in kept {
-        if let Some(p) = plain.get_mut(c) {
-            *p = false;
-        }
-    }
+/// `db` with each value a replaceable column ([`replaceable_columns`]) holds in more than one
+/// row kept in its first row and replaced by a fresh value of the column's type (one the column
+/// does not hold) in every later row; NULLs stay. `None` when no such column repeats a value.
+pub fn without_repeated_values(
+    schema: &Schema,
+    db: &Database,
+    replaceable: &[bool],
+) -> Option<Database> {
     let mut out = db.clone();
     let mut replaced = 0usize;
     for t in out.tables.iter_mut() {
         let table = schema.tables.get(t.table)?;
         for (position, &column) in table.columns.iter().enumerate() {
-            if !plain.get(column).copied().unwrap_or(false) {
+            if !replaceable.get(column).copied().unwrap_or(false) {
                 continue;
             }
             let mut seen: Vec<Value> = Vec::with_capacity(t.rows.len());
@@ -80,22 +78,26 @@ pub fn without_repeated_values(schema: &Schema, db: &Database, kept: &[usize]) -
     (replaced > 0).then_some(out)
 }
 
-/// The plain columns either query groups by in an aggregation (`GROUP BY country` with a
-/// COUNT): a group of several rows repeats its key by definition, so such a repeat is what the
-/// query asks about, no coincidence. A grouping that holds a key or a reference groups by that
-/// entity (its other columns follow it), and a DISTINCT, which groups with no aggregate, is not
-/// one: neither keeps its columns' repeats.
-pub fn grouped_columns<'a>(
+/// The columns whose repeats the check replaces for these queries: the plain columns but those
+/// either query groups by in an aggregation (`GROUP BY country` with a COUNT). A group of several
+/// rows repeats its key by definition, so such a repeat is what the query asks about, no
+/// coincidence. A grouping that holds a key or a reference groups by that entity (its other
+/// columns follow it), and a DISTINCT, which groups with no aggregate, is not one: neither keeps
+/// its columns' repeats.
+pub fn replaceable_columns<'a>(
     schema: &Schema,
     plans: impl IntoIterator<Item = &'a QueryPlan>,
-) -> Vec<usize> {
+) -> Vec<bool> {
     let plain = plain_columns(schema);
-    let mut out = Vec::new();
+    let mut replaceable = plain.clone();
     for q in plans {
         visit_all(&q.root, &mut |p| {
             let Plan::Aggregate(a) = p else {
                 return;
             };
+            if a.calls.is_empty() {
+                return;
+            }
             let columns: Option<Vec<usize>> = a
                 .group
                 .iter()
@@ -104,15 +106,15 @@ pub fn grouped_columns<'a>(
                     schema.column_index(schema.table_index(t)?, c)
                 })
                 .collect();
-            let Some(columns) = columns else {
-                return;
-            };
-            if !a.calls.is_empty() && columns.iter().all(|&c| plain.get(c) == Some(&true)) {
-                out.extend(columns);
+            match columns {
+                Some(columns) if columns.iter().all(|&c| plain.get(c) == Some(&true)) => {
+                    columns.into_iter().for_each(|c| replaceable[c] = false)
+                }
+                _ => {}
             }
         });
     }
-    out
+    replaceable
 }
 
 #[cfg(test)]
@@ -165,7 +167,7 @@ mod tests {
                 },
             ],
         };
-        let out = without_repeated_values(&s, &db, &[]).unwrap();
+        let out = without_repeated_values(&s, &db, &plain_columns(&s)).unwrap();
         let airlines = &out.tables[0].rows;
         assert_eq!(airlines[0][1], text("X"));
         // the fresh name is one the column does not hold ("n1" is taken)
@@ -180,9 +182,10 @@ mod tests {
         assert_eq!(flights[0][3], Value::Integer(5));
         assert_ne!(flights[1][3], Value::Integer(5));
         assert_eq!(out.tables[0].rows.len(), 3);
-        // a kept column (one a query groups by) keeps its repeats too
-        let name = s.column_index(0, "name").unwrap();
-        let out = without_repeated_values(&s, &db, &[name]).unwrap();
+        // a column that is not replaceable (one a query groups by) keeps its repeats too
+        let mut replaceable = plain_columns(&s);
+        replaceable[s.column_index(0, "name").unwrap()] = false;
+        let out = without_repeated_values(&s, &db, &replaceable).unwrap();
         assert_eq!(out.tables[0].rows[1][1], text("X"));
         assert_ne!(out.tables[1].rows[1][3], Value::Integer(5));
     }
@@ -192,8 +195,9 @@ mod tests {
         let s = schema();
         let grouped = |sql: &str| {
             let plan = crate::plan::plan_sql(sql, &s).unwrap();
-            let mut names: Vec<&str> = grouped_columns(&s, [&plan])
-                .into_iter()
+            let (plain, replaceable) = (plain_columns(&s), replaceable_columns(&s, [&plan]));
+            let mut names: Vec<&str> = (0..plain.len())
+                .filter(|&c| plain[c] && !replaceable[c])
                 .map(|c| s.columns[c].name.as_str())
                 .collect();
             names.sort_unstable();
@@ -227,6 +231,6 @@ mod tests {
                 ],
             }],
         };
-        assert!(without_repeated_values(&s, &db, &[]).is_none());
+        assert!(without_repeated_values(&s, &db, &plain_columns(&s)).is_none());
     }
 }

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use super::evidence::{without_nulls, Evidence};
 use super::gold_suite::{gold_suite, same_plan, GoldSuite};
 use super::options::{prediction_share, semantics_name, Databases, Options, Semantics};
-use super::repeated_values::{grouped_columns, without_repeated_values};
+use super::repeated_values::{replaceable_columns, without_repeated_values};
 use super::runnable::for_sqlite;
 use super::search::{generate, Generated};
 use super::speculation::query_texts;
@@ -194,15 +194,14 @@ fn count_differs(c: &crate::exec::instance::Comparison) -> bool {
 
 /// The counterexample `db` (on which `outcome` differs), or the same database with its NULLs
 /// replaced when the queries still differ there: evidence on ordinary data is the stronger. An
-/// ordinary counterexample whose difference goes away once no plain column repeats a value (the
-/// `grouped` columns, which a query groups by in an aggregation, keep theirs) is
-/// [`Evidence::RepeatedValues`].
+/// ordinary counterexample whose difference goes away once no `replaceable` column repeats a
+/// value is [`Evidence::RepeatedValues`].
 fn strongest(
     schema: &Schema,
     (gold, pred): (&str, &str),
     (order, semantics): (&RowOrder, Semantics),
     listed: bool,
-    grouped: &[usize],
+    replaceable: &[bool],
     db: &Database,
     outcome: crate::exec::instance::Comparison,
 ) -> Counterexample {
@@ -238,7 +237,7 @@ fn strongest(
         }
     }
     if found.evidence == Evidence::Ordinary
-        && without_repeated_values(schema, &found.db, grouped)
+        && without_repeated_values(schema, &found.db, replaceable)
             .and_then(|distinct| run(&distinct))
             .is_some_and(|c| !c.differ)
     {
@@ -427,6 +426,8 @@ struct Checker<'a> {
     pred_plan: Option<&'a QueryPlan>,
     /// Both queries' literals, for the value variants.
     literals: &'a [String],
+    /// The columns whose repeated values the repeated-values check replaces.
+    replaceable: Vec<bool>,
     /// How the gold's rows compare, and whether it orders by keys it does not output.
     base_order: RowOrder,
     hidden_keys: bool,
@@ -464,6 +465,10 @@ impl<'a> Checker<'a> {
             gold_plan,
             pred_plan,
             literals,
+            replaceable: replaceable_columns(
+                schema,
+                [Some(gold_plan), pred_plan].into_iter().flatten(),
+            ),
             base_order: row_order(gold_plan),
             hidden_keys: orders_by_hidden_keys(gold_plan),
             width: gold_plan.root.output().len(),
@@ -594,10 +599,7 @@ impl<'a> Checker<'a> {
             (self.gold, self.pred),
             (&order, self.semantics),
             listed,
-            &grouped_columns(
-                self.schema,
-                [Some(self.gold_plan), self.pred_plan].into_iter().flatten(),
-            ),
+            &self.replaceable,
             db,
             again,
         );
