@@ -14,6 +14,7 @@ use super::speculation::{date_domain, query_texts, text_domain};
 use super::symbolic::Sort;
 use super::symbolic::SymRel;
 use super::work::Budget;
+use super::z3_text::alphabet_scope;
 use super::SearchError;
 use crate::exec::instance::Database;
 use crate::plan::{Expr, Literal, Op, Plan, QueryPlan};
@@ -318,6 +319,8 @@ pub fn generate(
     budget: Budget<'_>,
     also: &[String],
 ) -> Generated {
+    // the wide characters of this search's texts get the same stand-ins whatever ran before
+    let _alphabet = alphabet_scope();
     let mut out = Generated {
         instances: vec![Instance {
             db: Database::default(),

@@ -243,12 +243,14 @@ def test_text_columns_ordered_against_literals(host, sqlite_host):
         assert con.execute(query).fetchall(), (instance, rows)
 
 
-@pytest.mark.parametrize("text", ["Huitième édition", "Räikkönen", "Ola de frío", "back\\slash"])
+@pytest.mark.parametrize(
+    "text", ["Huitième édition", "Räikkönen", "Ola de frío", "back\\slash", "l 13–10", "日本の歌手"]
+)
 def test_literals_outside_ascii_are_generated_as_written(host, sqlite_host, text):
     """A generated row holds the query's literal character for character: Z3 once read raw UTF-8
     as one character per byte, so `name = 'Huitième édition'` matched no generated row and every
     pair filtering on such a name was undecided (both results empty) or wrongly equivalent.
-    Characters beyond Latin-1 (`日本`, `–`) are still not modelled (docs/parseval.md)."""
+    Characters beyond Latin-1 (`日本`, `–`) reach Z3 as stand-ins (docs/parseval.md)."""
     gold = f"SELECT singer_id FROM singer WHERE name = '{text}'"
     pred = f"SELECT singer_id FROM singer WHERE name = '{text}' AND age > 30"
     assert host.value("SELECT sql_equivalent(?, ?, ?)", [gold, pred, DDL]) == 0
@@ -259,6 +261,18 @@ def test_literals_outside_ascii_are_generated_as_written(host, sqlite_host, text
     # LIKE patterns count characters, not bytes
     like = f"SELECT singer_id FROM singer WHERE name LIKE '{text[:2]}%'"
     assert host.value("SELECT sql_equivalent(?, ?, ?)", [like, like + " AND age > 30", DDL]) == 0
+
+
+def test_texts_beyond_latin1_that_differ_in_letter_case_are_told_apart(host):
+    """WikiSQL's `result = 'L 6–0'` against `'l 6–0'`: before characters beyond Latin-1 had
+    stand-ins, neither text could be generated, both results were always empty and the pair was
+    called equivalent."""
+    gold = "SELECT MIN(week) FROM schedule WHERE result = 'L 6–0'"
+    pred = "SELECT MIN(week) FROM schedule WHERE result = 'l 6–0'"
+    schedule = "CREATE TABLE schedule (week TEXT, result TEXT)"
+    assert host.value("SELECT sql_equivalent(?, ?, ?)", [gold, pred, schedule]) == 0
+    reason = host.value("SELECT sql_equivalent_reason(?, ?, ?)", [gold, pred, schedule])
+    assert reason.startswith("not equivalent: the results differ"), reason
 
 
 PETS = """CREATE TABLE student (stuid INTEGER PRIMARY KEY, fname TEXT);
