@@ -81,9 +81,10 @@ pub fn create_statements(schema: &Schema) -> Vec<String> {
                 .filter_map(|&c| schema.columns.get(c))
                 .map(|c| {
                     let mut s = quote(&c.name);
-                    if !c.ty.is_empty() {
+                    let ty = sqlite_type_name(&c.ty);
+                    if !ty.is_empty() {
                         s.push(' ');
-                        s.push_str(&c.ty.replace(['(', ')', ',', ';', '"'], " "));
+                        s.push_str(&ty);
                     }
                     if c.not_null {
                         s.push_str(" NOT NULL");
@@ -144,6 +145,25 @@ impl From<LoadError> for crate::error::Error {
     fn from(e: LoadError) -> Self {
         crate::error::Error::Internal(e.to_string())
     }
+}
+
+/// A declared column type as a type name SQLite reads, with the same affinity: the words of
+/// the type, its size or precision dropped (`VARCHAR(20)` is `VARCHAR`, `DECIMAL(10, 2)` is
+/// `DECIMAL`; SQLite ignores them and reads the affinity from the words alone), and any
+/// character that could end the column definition (quotes, commas, semicolons) dropped too.
+fn sqlite_type_name(declared: &str) -> String {
+    let mut out = String::with_capacity(declared.len());
+    let mut depth = 0usize;
+    for c in declared.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth = depth.saturating_sub(1),
+            _ if depth > 0 => {}
+            c if c.is_alphanumeric() || c == '_' => out.push(c),
+            _ => out.push(' '),
+        }
+    }
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// An in-memory SQLite holding `db` under `schema`; Err when a table or row is rejected (a row
@@ -484,6 +504,38 @@ mod tests {
         assert!(open_database(&s, &dup).is_err());
         let null = db(vec![vec![Value::Integer(1), Value::Null, Value::Null]]);
         assert!(open_database(&s, &null).is_err());
+    }
+
+    #[test]
+    fn sized_and_multi_word_types_load_with_their_affinity() {
+        assert_eq!(sqlite_type_name("VARCHAR(20)"), "VARCHAR");
+        assert_eq!(sqlite_type_name("DECIMAL(10, 2)"), "DECIMAL");
+        assert_eq!(sqlite_type_name("double precision"), "double precision");
+        assert_eq!(sqlite_type_name("INT) ; DROP \"x"), "INT DROP x");
+        // Spider's own DDL declares `age VARCHAR(20)`: every generated database was rejected
+        let s = Schema::from_argument(
+            "CREATE TABLE d(id INTEGER PRIMARY KEY, age VARCHAR(20), price DECIMAL(10, 2), \
+             flag CHAR(1), w DOUBLE PRECISION)",
+        )
+        .unwrap();
+        let text = |t: &str| Value::Text(t.into());
+        let rows = db(vec![vec![
+            Value::Integer(1),
+            text("7"),
+            text("2.5"),
+            text("1"),
+            text("3"),
+        ]]);
+        let loaded = open_database(&s, &rows).expect("loads");
+        let types: (String, String, String, String) = loaded
+            .query_row(
+                "SELECT typeof(age), typeof(price), typeof(flag), typeof(w) FROM d",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+            )
+            .unwrap();
+        let expected = ("text", "real", "text", "real");
+        assert_eq!((&*types.0, &*types.1, &*types.2, &*types.3), expected);
     }
 
     #[test]

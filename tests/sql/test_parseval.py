@@ -275,6 +275,19 @@ def test_texts_beyond_latin1_that_differ_in_letter_case_are_told_apart(host):
     assert reason.startswith("not equivalent: the results differ"), reason
 
 
+DOGS = """CREATE TABLE dogs (dog_id INTEGER PRIMARY KEY, age VARCHAR(20), weight VARCHAR(20));
+CREATE TABLE treatments (treatment_id INTEGER PRIMARY KEY, dog_id INTEGER REFERENCES dogs(dog_id))"""
+
+
+def test_sized_column_types_of_ddl_load_into_the_generated_databases(host):
+    """`VARCHAR(20)` (Spider's own DDL for dog ages) reached SQLite as `VARCHAR 20`, so every
+    generated database was rejected and every pair on such a schema had no verdict."""
+    gold = "SELECT avg(age) FROM dogs WHERE dog_id IN (SELECT dog_id FROM treatments)"
+    pred = "SELECT avg(age) FROM dogs"
+    assert host.value("SELECT sql_equivalent(?, ?, ?)", [gold, pred, DOGS]) == 0
+    assert host.value("SELECT sql_equivalent(?, ?, ?)", [gold, gold, DOGS]) == 1
+
+
 PETS = """CREATE TABLE student (stuid INTEGER PRIMARY KEY, fname TEXT);
 CREATE TABLE pets (petid INTEGER PRIMARY KEY, pettype TEXT);
 CREATE TABLE has_pet (stuid INTEGER REFERENCES student(stuid), petid INTEGER REFERENCES pets(petid))"""
