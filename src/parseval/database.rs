@@ -17,6 +17,17 @@ const MAX_TEXT_LEN: i64 = 200;
 /// Generated integers stay within ±this bound (readable instances, no overflow in SQLite).
 const MAX_INT: i64 = 1_000_000_000;
 
+/// The constants a generated text value is chosen from ([`super::speculation`]).
+pub struct TextDomains<'a> {
+    /// Every modelled text value (the speculative pass); None: any string.
+    pub texts: Option<&'a [String]>,
+    /// A text column the query computes with as a number (`computed`), in the speculative pass.
+    pub numbers: Option<&'a [String]>,
+    pub computed: &'a dyn Fn(usize) -> bool,
+    /// A `DATE` column's value, always.
+    pub dates: &'a [String],
+}
+
 /// One table's candidate tuples.
 #[derive(Debug, Clone)]
 pub struct SymTable {
@@ -123,16 +134,17 @@ fn is_key(table: &crate::schema::Table, c: usize) -> bool {
 
 impl SymDb {
     /// `size` candidate tuples for each table in `tables` (indices into the schema);
-    /// `hint` tells how the query uses a column (as a number or as text); with `texts`, every
-    /// modelled text value is one of those texts instead of any string; a `DATE` column's value
-    /// is always one of `date_texts` ([`super::speculation::date_domain`]).
+    /// `hint` tells how the query uses a column (as a number or as text); with `domains.texts`,
+    /// every modelled text value is one of those texts instead of any string, and one of
+    /// `domains.numbers` in a text column the query computes with; a `DATE` column's value is
+    /// always one of `domains.dates` ([`super::speculation::date_domain`]).
     pub fn new(
         schema: &Schema,
         tables: &[usize],
         size: usize,
         hint: &dyn Fn(usize) -> Option<Sort>,
         used: &dyn Fn(usize) -> bool,
-        (texts, date_texts): (Option<&[String]>, &[String]),
+        domains: TextDomains<'_>,
     ) -> SymDb {
         let mut out = SymDb::default();
         let unified = unified_sorts(schema, tables, hint);
@@ -179,10 +191,15 @@ impl SymDb {
                                 Sort::Text => {
                                     let k = Int::new_const(format!("{name}_k"));
                                     // a date is always a choice (the dates are never empty)
+                                    let numeric = (domains.computed)(c);
                                     let chosen = if date {
-                                        choice(date_texts, &k)
+                                        choice(domains.dates, &k)
                                     } else {
-                                        let text = texts.and_then(|d| choice(d, &k));
+                                        let domain = match domains.numbers {
+                                            Some(numbers) if numeric => Some(numbers),
+                                            _ => domains.texts,
+                                        };
+                                        let text = domain.and_then(|d| choice(d, &k));
                                         out.speculated |= text.is_some();
                                         text
                                     };

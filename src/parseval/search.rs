@@ -6,18 +6,18 @@ use z3::ast::Bool;
 
 mod cover;
 
-use super::database::SymDb;
+use super::database::{SymDb, TextDomains};
 use super::execute::{Branch, Executor};
 use super::options::{Mode, Options};
 use super::solver::{bounded_solver, with_bounded_z3};
-use super::speculation::{date_domain, query_texts, text_domain};
+use super::speculation::{date_domain, numeric_text_domain, query_texts, text_domain};
 use super::symbolic::Sort;
 use super::symbolic::SymRel;
 use super::work::Budget;
 use super::z3_text::alphabet_scope;
 use super::SearchError;
 use crate::exec::instance::Database;
-use crate::plan::{Expr, Literal, Op, Plan, QueryPlan};
+use crate::plan::{AggFunc, Expr, Literal, Op, Plan, QueryPlan};
 use crate::schema::Schema;
 use cover::{assert_pending, assert_preferences, cover};
 
@@ -130,10 +130,7 @@ fn column_hints(q: &QueryPlan, schema: &Schema) -> HashMap<usize, Sort> {
         }
         if let Plan::Aggregate(a) = p {
             for c in &a.calls {
-                if matches!(
-                    c.func,
-                    crate::plan::AggFunc::Sum | crate::plan::AggFunc::Avg
-                ) {
+                if matches!(c.func, AggFunc::Sum | AggFunc::Avg) {
                     for &x in &c.args {
                         ids.entry(x).or_insert(Sort::Int);
                     }
@@ -145,6 +142,43 @@ fn column_hints(q: &QueryPlan, schema: &Schema) -> HashMap<usize, Sort> {
         .filter_map(|(&id, &h)| {
             let (t, c) = q.columns.meta(id).origin.as_ref()?;
             Some((schema.column_index(schema.table_index(t)?, c)?, h))
+        })
+        .collect()
+}
+
+/// The schema columns `q` computes with as numbers: arguments of SUM and AVG and operands of
+/// arithmetic. A text column among them draws its values from numbers
+/// ([`super::speculation::numeric_text_domain`]); one only compared with a number keeps the
+/// literals and fillers of every text column.
+fn computed_columns(q: &QueryPlan, schema: &Schema) -> HashSet<usize> {
+    fn walk(e: &Expr, ids: &mut HashSet<u32>) {
+        if let Expr::Call(op, args) = e {
+            if matches!(op, Op::Plus | Op::Minus | Op::Multiply | Op::Divide) {
+                ids.extend(args.iter().filter_map(|a| match a {
+                    Expr::Column(c) => Some(*c),
+                    _ => None,
+                }));
+            }
+            args.iter().for_each(|a| walk(a, ids));
+        }
+    }
+    let mut ids: HashSet<u32> = HashSet::new();
+    visit_all(&q.root, &mut |p| {
+        for e in p.exprs() {
+            walk(e, &mut ids);
+        }
+        if let Plan::Aggregate(a) = p {
+            for c in &a.calls {
+                if matches!(c.func, AggFunc::Sum | AggFunc::Avg) {
+                    ids.extend(c.args.iter().copied());
+                }
+            }
+        }
+    });
+    ids.iter()
+        .filter_map(|&id| {
+            let (t, c) = q.columns.meta(id).origin.as_ref()?;
+            schema.column_index(schema.table_index(t)?, c)
         })
         .collect()
 }
@@ -293,6 +327,7 @@ struct Setting<'a> {
     opts: &'a Options,
     tables: Vec<usize>,
     hints: HashMap<usize, Sort>,
+    computed: HashSet<usize>,
     used: HashSet<usize>,
     literals: Vec<String>,
     /// The tables the query itself reads (`tables` adds those their foreign keys reach).
@@ -355,6 +390,7 @@ pub fn generate(
         schema,
         opts,
         hints: column_hints(q, schema),
+        computed: computed_columns(q, schema),
         tables,
         used,
         literals,
@@ -418,6 +454,7 @@ fn search_size(
         opts,
         tables,
         hints,
+        computed,
         used,
         literals,
         scanned,
@@ -425,6 +462,7 @@ fn search_size(
     let seed = opts.seed;
     let mode = opts.mode;
     let domain = speculative.then(|| text_domain(literals, size));
+    let numbers = speculative.then(|| numeric_text_domain(literals, size));
     let dates = date_domain(literals, size);
     let searched = with_bounded_z3(budget.work().cap(), || {
         let meter = budget.context();
@@ -434,7 +472,12 @@ fn search_size(
             size,
             &|c| hints.get(&c).copied(),
             &|c| used.contains(&c),
-            (domain.as_deref(), &dates),
+            TextDomains {
+                texts: domain.as_deref(),
+                numbers: numbers.as_deref(),
+                computed: &|c| computed.contains(&c),
+                dates: &dates,
+            },
         );
         let mut exec = Executor::new(schema, &db, &q.columns);
         let rel = exec.run(&q.root, &[])?;

@@ -52,25 +52,50 @@ pub fn query_texts(q: &QueryPlan) -> Vec<String> {
 /// form without LIKE wildcards, the dates around each date-shaped literal (see
 /// [`dates_around`]), then `size` fillers `v1`, `v2`, ... (enough for distinct keys).
 pub fn text_domain(literals: &[String], size: usize) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    let mut add = |t: String| {
-        if t.len() <= MAX_LITERAL_LEN && z3_can_hold(&t) && !out.contains(&t) {
-            out.push(t);
-        }
-    };
-    for lit in literals.iter().take(MAX_LITERALS) {
-        add(lit.clone());
-        if lit.contains(['%', '_']) {
-            add(lit.replace(['%', '_'], ""));
-        }
-        for d in dates_around(lit) {
-            add(d);
-        }
-    }
+    let mut out = literal_domain(literals);
     for k in 1..=size {
-        add(format!("v{k}"));
+        add_text(&mut out, format!("v{k}"));
     }
     out
+}
+
+/// The texts a value of a text column the query computes with (`AVG(age)` over Spider's
+/// `age VARCHAR(20)`, `weight + 1`: `search::computed_columns`) may take: the literals as
+/// in [`text_domain`], then a number with a fraction and `size` whole numbers instead of the
+/// fillers `v1`, `v2`, which all read as 0 (every average of them is 0), so that the rows'
+/// values can differ as numbers and a cast to an integer can change one.
+pub fn numeric_text_domain(literals: &[String], size: usize) -> Vec<String> {
+    let mut out = literal_domain(literals);
+    add_text(&mut out, "2.5".to_string());
+    let fillers: Vec<String> = (1..)
+        .map(|k: usize| k.to_string())
+        .filter(|t| !out.contains(t))
+        .take(size)
+        .collect();
+    out.extend(fillers);
+    out
+}
+
+/// Each literal, its form without LIKE wildcards and the dates around a date-shaped one.
+fn literal_domain(literals: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for lit in literals.iter().take(MAX_LITERALS) {
+        add_text(&mut out, lit.clone());
+        if lit.contains(['%', '_']) {
+            add_text(&mut out, lit.replace(['%', '_'], ""));
+        }
+        for d in dates_around(lit) {
+            add_text(&mut out, d);
+        }
+    }
+    out
+}
+
+/// Adds `t` to a domain unless it is there, too long or not held by Z3.
+fn add_text(out: &mut Vec<String>, t: String) {
+    if t.len() <= MAX_LITERAL_LEN && z3_can_hold(&t) && !out.contains(&t) {
+        out.push(t);
+    }
 }
 
 /// The dates a value of a `DATE` column may take ([`crate::schema::Column::holds_dates`]): the
@@ -423,6 +448,15 @@ mod tests {
         assert!(d.contains(&"2007-12-31".to_string()));
         assert_eq!(d.iter().filter(|t| *t == "x").count(), 1);
         assert_eq!(&d[d.len() - 3..], ["v1", "v2", "v3"]);
+    }
+
+    #[test]
+    fn numeric_domain_holds_the_literals_a_fraction_and_enough_distinct_numbers() {
+        let d = numeric_text_domain(&["Y".into(), "2".into(), "2.5".into()], 3);
+        assert_eq!(d, ["Y", "2", "2.5", "1", "3", "4"]);
+        // the fillers are numbers other than the literals, enough for distinct keys
+        let d = numeric_text_domain(&[], 2);
+        assert_eq!(d, ["2.5", "1", "2"]);
     }
 
     #[test]
