@@ -128,22 +128,32 @@ fn column_hints(q: &QueryPlan, schema: &Schema) -> HashMap<usize, Sort> {
         for e in p.exprs() {
             walk(e, &mut ids);
         }
-        if let Plan::Aggregate(a) = p {
-            for c in &a.calls {
-                if matches!(c.func, AggFunc::Sum | AggFunc::Avg) {
-                    for &x in &c.args {
-                        ids.entry(x).or_insert(Sort::Int);
-                    }
-                }
-            }
+        for x in summed_columns(p) {
+            ids.entry(x).or_insert(Sort::Int);
         }
     });
     ids.iter()
-        .filter_map(|(&id, &h)| {
-            let (t, c) = q.columns.meta(id).origin.as_ref()?;
-            Some((schema.column_index(schema.table_index(t)?, c)?, h))
-        })
+        .filter_map(|(&id, &h)| Some((schema_column(q, schema, id)?, h)))
         .collect()
+}
+
+/// The plan columns that `p`'s SUM and AVG calls read.
+fn summed_columns(p: &Plan) -> Vec<u32> {
+    match p {
+        Plan::Aggregate(a) => a
+            .calls
+            .iter()
+            .filter(|c| matches!(c.func, AggFunc::Sum | AggFunc::Avg))
+            .flat_map(|c| c.args.iter().copied())
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The schema column behind the plan column `id`, if it reads one.
+fn schema_column(q: &QueryPlan, schema: &Schema, id: u32) -> Option<usize> {
+    let (t, c) = q.columns.meta(id).origin.as_ref()?;
+    schema.column_index(schema.table_index(t)?, c)
 }
 
 /// The schema columns `q` computes with as numbers: arguments of SUM and AVG and operands of
@@ -167,19 +177,10 @@ fn computed_columns(q: &QueryPlan, schema: &Schema) -> HashSet<usize> {
         for e in p.exprs() {
             walk(e, &mut ids);
         }
-        if let Plan::Aggregate(a) = p {
-            for c in &a.calls {
-                if matches!(c.func, AggFunc::Sum | AggFunc::Avg) {
-                    ids.extend(c.args.iter().copied());
-                }
-            }
-        }
+        ids.extend(summed_columns(p));
     });
     ids.iter()
-        .filter_map(|&id| {
-            let (t, c) = q.columns.meta(id).origin.as_ref()?;
-            schema.column_index(schema.table_index(t)?, c)
-        })
+        .filter_map(|&id| schema_column(q, schema, id))
         .collect()
 }
 
