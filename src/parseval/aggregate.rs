@@ -7,6 +7,31 @@ use super::speculation::ite_branch_count;
 use super::symbolic::{as_real, ite_term, lt_counted, term_branches, SymVal, Term};
 use crate::plan::AggFunc;
 
+/// A live row of one group whose non-NULL argument another row of the group repeats, while a
+/// third row of the group holds a different one: an average moves when a join repeats a row only
+/// if the group holds another value (the AVG of 2 and 2 is the AVG of 2), so for AVG this branch
+/// replaces [`repeated_argument`]. Quadratic in the rows: each row's "repeated" and "another
+/// value" conditions are built once.
+fn repeated_beside_another(
+    rows: &[super::symbolic::SymRow],
+    p: usize,
+    same_group: &dyn Fn(usize, usize) -> Bool,
+) -> Bool {
+    let value = |i: usize| Bool::and(&[rows[i].exists.clone(), rows[i].vals[p].null.not()]);
+    let mut found = Vec::new();
+    for i in 0..rows.len() {
+        let (mut repeated, mut another) = (Vec::new(), Vec::new());
+        for j in (0..rows.len()).filter(|&j| j != i) {
+            let same = super::symbolic::same_value(&rows[i].vals[p], &rows[j].vals[p]);
+            let together = Bool::and(&[value(j), same_group(i, j)]);
+            repeated.push(Bool::and(&[together.clone(), same.clone()]));
+            another.push(Bool::and(&[together, same.not()]));
+        }
+        found.push(Bool::and(&[value(i), any(repeated), any(another)]));
+    }
+    any(found)
+}
+
 /// How many of the rows are live (their conditions true), as an integer term.
 pub(super) fn count(live: &[Bool]) -> Int {
     let terms: Vec<Int> = live
@@ -191,12 +216,62 @@ impl super::execute::Executor<'_> {
                     false,
                     any(nulls),
                 );
-                self.branch(
-                    format!("Aggregate#{op} a repeated argument of {name}"),
-                    false,
-                    repeated_argument(&input.rows, p, same_group),
-                );
+                if matches!(call.func, AggFunc::Avg) {
+                    self.branch(
+                        format!("Aggregate#{op} a repeated argument of {name} beside another"),
+                        false,
+                        repeated_beside_another(&input.rows, p, same_group),
+                    );
+                } else {
+                    self.branch(
+                        format!("Aggregate#{op} a repeated argument of {name}"),
+                        false,
+                        repeated_argument(&input.rows, p, same_group),
+                    );
+                }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::parseval::options::Options;
+    use crate::parseval::{generate_for, verdict};
+
+    const DOGS: &str = "CREATE TABLE dogs(dog_id INTEGER PRIMARY KEY, age INTEGER); \
+        CREATE TABLE treatments(treatment_id INTEGER PRIMARY KEY, \
+        dog_id INTEGER REFERENCES dogs(dog_id))";
+    const OVER_JOIN: &str =
+        "SELECT avg(d.age) FROM dogs d JOIN treatments t ON d.dog_id = t.dog_id";
+
+    #[test]
+    fn an_average_asks_for_a_repeated_value_beside_another() {
+        let (g, _) = generate_for(OVER_JOIN, Some(DOGS), &Options::default()).unwrap();
+        let label = "Aggregate#2 a repeated argument of AVG beside another";
+        assert!(g.covered().contains(label), "{:?}", g.branches);
+        let db = g
+            .instances
+            .iter()
+            .find(|i| i.covered.iter().any(|c| c == label))
+            .map(|i| &i.db)
+            .unwrap();
+        // two treatments of one dog and a treated dog of another age
+        let rows = |t: usize| {
+            db.tables
+                .iter()
+                .find(|x| x.table == t)
+                .map_or(0, |x| x.rows.len())
+        };
+        assert!(rows(0) >= 2 && rows(1) >= 3, "{db:?}");
+    }
+
+    #[test]
+    fn an_average_over_a_join_that_repeats_a_row_differs_from_one_over_in() {
+        // the join's own databases (the gold's, searched in every branch) hold the difference
+        let pred = "SELECT avg(age) FROM dogs WHERE dog_id IN (SELECT dog_id FROM treatments)";
+        let s = verdict::schema_for(Some(DOGS), &[OVER_JOIN, pred]).unwrap();
+        let d = verdict::decide(OVER_JOIN, pred, s, &Options::default());
+        assert_eq!(d.value(), Some(0), "{}", d.reason());
     }
 }

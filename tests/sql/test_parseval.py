@@ -289,6 +289,14 @@ def test_sized_column_types_of_ddl_load_into_the_generated_databases(host):
     assert host.value("SELECT sql_equivalent(?, ?, ?)", [gold, gold, DOGS]) == 1
 
 
+def test_an_average_over_a_join_that_repeats_a_dog_is_told_from_one_over_in(host):
+    """AVG asks for a value repeated in its group beside another one: a dog treated twice next to
+    a dog of another age moves the average over the join and not the one over IN."""
+    over_join = "SELECT avg(d.age) FROM dogs d JOIN treatments t ON d.dog_id = t.dog_id"
+    over_in = "SELECT avg(age) FROM dogs WHERE dog_id IN (SELECT dog_id FROM treatments)"
+    assert host.value("SELECT sql_equivalent(?, ?, ?)", [over_join, over_in, DOGS]) == 0
+
+
 def test_a_text_column_summed_as_a_number_holds_numbers(host):
     """A text column the query sums holds numbers in the generated databases (one with a
     fraction): with texts such as `v1` every sum was 0, and a cast to an integer never mattered."""
