@@ -10,7 +10,7 @@ use super::database::{SymDb, TextDomains};
 use super::execute::{Branch, Executor};
 use super::options::{Mode, Options};
 use super::solver::{bounded_solver, with_bounded_z3};
-use super::speculation::{date_domain, numeric_text_domain, query_texts, text_domain};
+use super::speculation::{date_domain, query_texts, text_domains};
 use super::symbolic::Sort;
 use super::symbolic::SymRel;
 use super::work::Budget;
@@ -158,7 +158,7 @@ fn schema_column(q: &QueryPlan, schema: &Schema, id: u32) -> Option<usize> {
 
 /// The schema columns `q` computes with as numbers: arguments of SUM and AVG and operands of
 /// arithmetic. A text column among them draws its values from numbers
-/// ([`super::speculation::numeric_text_domain`]); one only compared with a number keeps the
+/// ([`super::speculation::text_domains`]); one only compared with a number keeps the
 /// literals and fillers of every text column.
 fn computed_columns(q: &QueryPlan, schema: &Schema) -> HashSet<usize> {
     fn walk(e: &Expr, ids: &mut HashSet<u32>) {
@@ -462,8 +462,7 @@ fn search_size(
     } = setting;
     let seed = opts.seed;
     let mode = opts.mode;
-    let domain = speculative.then(|| text_domain(literals, size));
-    let numbers = speculative.then(|| numeric_text_domain(literals, size));
+    let (domain, numbers) = speculative.then(|| text_domains(literals, size)).unzip();
     let dates = date_domain(literals, size);
     let searched = with_bounded_z3(budget.work().cap(), || {
         let meter = budget.context();

@@ -48,11 +48,21 @@ pub fn query_texts(q: &QueryPlan) -> Vec<String> {
     out
 }
 
-/// The texts a generated text value may take for instances of `size` rows: each literal, its
-/// form without LIKE wildcards, the dates around each date-shaped literal (see
-/// [`dates_around`]), then `size` fillers `v1`, `v2`, ... (enough for distinct keys).
-pub fn text_domain(literals: &[String], size: usize) -> Vec<String> {
-    let mut out = literal_domain(literals);
+/// The two speculative text domains for instances of `size` rows, the queries' literals read
+/// once for both: every text column's ([`with_text_fillers`]) and that of a text column the query
+/// computes with ([`with_number_fillers`]).
+pub fn text_domains(literals: &[String], size: usize) -> (Vec<String>, Vec<String>) {
+    let literal = literal_domain(literals);
+    (
+        with_text_fillers(literal.clone(), size),
+        with_number_fillers(literal, size),
+    )
+}
+
+/// The texts a generated text value may take: each literal, its form without LIKE wildcards, the
+/// dates around each date-shaped literal (see [`dates_around`]), then `size` fillers `v1`, `v2`,
+/// ... (enough for distinct keys).
+fn with_text_fillers(mut out: Vec<String>, size: usize) -> Vec<String> {
     for k in 1..=size {
         add_text(&mut out, format!("v{k}"));
     }
@@ -61,11 +71,10 @@ pub fn text_domain(literals: &[String], size: usize) -> Vec<String> {
 
 /// The texts a value of a text column the query computes with (`AVG(age)` over Spider's
 /// `age VARCHAR(20)`, `weight + 1`: `search::computed_columns`) may take: the literals as
-/// in [`text_domain`], then a number with a fraction and `size` whole numbers instead of the
-/// fillers `v1`, `v2`, which all read as 0 (every average of them is 0), so that the rows'
+/// in [`with_text_fillers`], then a number with a fraction and `size` whole numbers instead of
+/// the fillers `v1`, `v2`, which all read as 0 (every average of them is 0), so that the rows'
 /// values can differ as numbers and a cast to an integer can change one.
-pub fn numeric_text_domain(literals: &[String], size: usize) -> Vec<String> {
-    let mut out = literal_domain(literals);
+fn with_number_fillers(mut out: Vec<String>, size: usize) -> Vec<String> {
     add_text(&mut out, "2.5".to_string());
     let fillers: Vec<String> = (1..)
         .map(|k: usize| k.to_string())
@@ -443,7 +452,7 @@ mod tests {
 
     #[test]
     fn domain_holds_literals_patterns_dates_and_enough_fillers() {
-        let d = text_domain(&["%bus%".into(), "2008".into(), "x".into(), "x".into()], 3);
+        let (d, _) = text_domains(&["%bus%".into(), "2008".into(), "x".into(), "x".into()], 3);
         assert_eq!(&d[..2], ["%bus%", "bus"]);
         assert!(d.contains(&"2007-12-31".to_string()));
         assert_eq!(d.iter().filter(|t| *t == "x").count(), 1);
@@ -452,10 +461,10 @@ mod tests {
 
     #[test]
     fn numeric_domain_holds_the_literals_a_fraction_and_enough_distinct_numbers() {
-        let d = numeric_text_domain(&["Y".into(), "2".into(), "2.5".into()], 3);
+        let (_, d) = text_domains(&["Y".into(), "2".into(), "2.5".into()], 3);
         assert_eq!(d, ["Y", "2", "2.5", "1", "3", "4"]);
         // the fillers are numbers other than the literals, enough for distinct keys
-        let d = numeric_text_domain(&[], 2);
+        let (_, d) = text_domains(&[], 2);
         assert_eq!(d, ["2.5", "1", "2"]);
     }
 

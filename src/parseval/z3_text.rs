@@ -154,7 +154,11 @@ pub fn unescape_z3_text(printed: &str) -> String {
     out.push_str(rest);
     ALPHABET.with(|a| {
         let a = a.borrow();
-        out.chars().map(|c| a.decode(c)).collect()
+        if a.stand_ins.is_empty() {
+            out
+        } else {
+            out.chars().map(|c| a.decode(c)).collect()
+        }
     })
 }
 
