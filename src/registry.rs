@@ -329,7 +329,9 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
               once per gold and reused, about 4 times as fast for sql_similarity), \
               prediction_mode (the prediction's search: one-negative, the default, or as mode), \
               rounds (1 to 4, default 2, 1 under databases gold: while no ordinary \
-              counterexample is found, both searches run again with the next seed).",
+              counterexample is found, both searches run again with the next seed), random (0 \
+              to 256, default 128, 0 under databases gold: NULL-free databases filled at random from the queries' \
+              literals and small values, tried last; only an ordinary difference on one counts).",
         deterministic: true,
         call: parseval::sql_equivalent,
         batch: None,

@@ -179,7 +179,10 @@ mod tests {
         )
         .unwrap_err()
         .to_string();
-        assert!(e.contains("prediction_mode, rounds, components)"), "{e}");
+        assert!(
+            e.contains("prediction_mode, rounds, random, components)"),
+            "{e}"
+        );
         // the verdict functions do not take it
         let e = Options::parse("sql_equivalent", Some(r#"{"components": ["relpm"]}"#))
             .unwrap_err()

@@ -34,6 +34,7 @@ mod join;
 pub mod membership;
 pub mod options;
 pub mod output;
+pub mod random_fill;
 pub mod repeated_values;
 pub mod runnable;
 pub mod search;

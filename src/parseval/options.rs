@@ -1,4 +1,4 @@
-//! The options JSON of the ParSEval functions: mode, work, timeout_ms (alias budget_ms), seed, max_rows, semantics, keep_distinct, databases, prediction_mode, rounds; unknown keys and bad values are argument errors naming the function.
+//! The options JSON of the ParSEval functions: mode, work, timeout_ms (alias budget_ms), seed, max_rows, semantics, keep_distinct, databases, prediction_mode, rounds, random; unknown keys and bad values are argument errors naming the function.
 
 use crate::error::Result;
 pub use crate::exec::options::Semantics;
@@ -67,7 +67,18 @@ pub struct Options {
     /// One round gives the verdicts of builds before 2026-11-26 (docs/parseval.md has the
     /// measurements).
     pub rounds: Option<u32>,
+    /// Random databases a verdict tries after its rounds found no ordinary difference, 0 to
+    /// [`MAX_RANDOM`]; None: the default of `databases` ([`Options::random`]). NULL-free,
+    /// filled from the queries' literals and small values, seeded by `seed` (random_fill.rs).
+    /// Only an ordinary difference found on one counts; ties, repeats and differences that need
+    /// a repeated value are left to the coverage-guided databases.
+    pub random: Option<u32>,
 }
+
+/// Default number of random databases per verdict.
+pub const DEFAULT_RANDOM: u32 = 128;
+/// Largest accepted `random`.
+pub const MAX_RANDOM: u64 = 256;
 
 /// Largest accepted `rounds`.
 pub const MAX_ROUNDS: u64 = 4;
@@ -127,6 +138,7 @@ impl Default for Options {
             databases: Databases::Both,
             prediction_mode: Mode::OneNegative,
             rounds: None,
+            random: None,
         }
     }
 }
@@ -173,6 +185,15 @@ impl Options {
         })
     }
 
+    /// The random databases a verdict may try: as given, else [`DEFAULT_RANDOM`], except none
+    /// under `databases: gold` (the gold's databases alone decide there).
+    pub fn random(&self) -> u32 {
+        self.random.unwrap_or(match self.databases {
+            Databases::Both => DEFAULT_RANDOM,
+            Databases::Gold => 0,
+        })
+    }
+
     /// Parses the options argument of `function` (None or NULL: the defaults).
     pub fn parse(function: &'static str, text: Option<&str>) -> Result<Options> {
         Options::parse_with(function, text, Semantics::Bag)
@@ -216,6 +237,7 @@ impl Options {
                 "seed" => o.seed = uint(0, u32::MAX as u64)? as u32,
                 "max_rows" => o.max_rows = uint(1, MAX_ROWS_LIMIT as u64)? as usize,
                 "rounds" => o.rounds = Some(uint(1, MAX_ROUNDS)? as u32),
+                "random" => o.random = Some(uint(0, MAX_RANDOM)? as u32),
                 "semantics" => {
                     let all = [Semantics::Bag, Semantics::Bird, Semantics::TestSuite];
                     o.semantics = one_of(key, value, &all, semantics_name).map_err(bad)?
@@ -236,7 +258,7 @@ impl Options {
                     let extra: String = others.iter().map(|k| format!(", {k}")).collect();
                     return Err(bad(format!(
                         "unknown option '{other}' (known: mode, work, timeout_ms, seed, \
-                         max_rows, semantics, keep_distinct, databases, prediction_mode, rounds{extra})"
+                         max_rows, semantics, keep_distinct, databases, prediction_mode, rounds, random{extra})"
                     )));
                 }
             }
@@ -311,7 +333,14 @@ mod tests {
         let gold = |text| Options::parse("f", Some(text)).unwrap().rounds();
         assert_eq!(gold(r#"{"databases":"gold"}"#), 1);
         assert_eq!(gold(r#"{"databases":"gold","rounds":2}"#), 2);
+        let random = |text| Options::parse("f", Some(text)).unwrap().random();
+        assert_eq!(d.random(), DEFAULT_RANDOM);
+        assert_eq!(random(r#"{"random":0}"#), 0);
+        assert_eq!(random(r#"{"databases":"gold"}"#), 0);
+        assert_eq!(random(r#"{"databases":"gold","random":16}"#), 16);
         for bad in [
+            r#"{"random":257}"#,
+            r#"{"random":-1}"#,
             r#"{"rounds":0}"#,
             r#"{"rounds":5}"#,
             r#"{"databases":"pred"}"#,

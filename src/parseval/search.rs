@@ -90,7 +90,7 @@ pub fn scanned_tables(plan: &Plan, schema: &Schema) -> Vec<usize> {
 
 /// How the query uses schema columns: as numbers (compared or combined with a number, summed)
 /// or as text (compared with text that is not a number, LIKE, string and date functions).
-fn column_hints(q: &QueryPlan, schema: &Schema) -> HashMap<usize, Sort> {
+pub(super) fn column_hints(q: &QueryPlan, schema: &Schema) -> HashMap<usize, Sort> {
     let mut ids: HashMap<u32, Sort> = HashMap::new();
     fn walk(e: &Expr, ids: &mut HashMap<u32, Sort>) {
         if let Expr::Call(op, args) = e {
@@ -187,13 +187,17 @@ fn computed_columns(q: &QueryPlan, schema: &Schema) -> HashSet<usize> {
 /// Most tables in one generated database (the query's tables plus those their foreign keys reach).
 const MAX_TABLES: usize = 8;
 
-/// `tables` plus the tables their foreign keys reference, transitively (at most [`MAX_TABLES`]).
-fn with_referenced_tables(mut tables: Vec<usize>, schema: &Schema) -> Vec<usize> {
+/// `tables` plus the tables their foreign keys reference, transitively (at most `most`).
+pub(super) fn with_referenced_tables(
+    mut tables: Vec<usize>,
+    schema: &Schema,
+    most: usize,
+) -> Vec<usize> {
     let mut k = 0;
-    while k < tables.len() && tables.len() < MAX_TABLES {
+    while k < tables.len() && tables.len() < most {
         if let Some(t) = schema.tables.get(tables[k]) {
             for fk in &t.foreign_keys {
-                if !tables.contains(&fk.referenced_table) && tables.len() < MAX_TABLES {
+                if !tables.contains(&fk.referenced_table) && tables.len() < most {
                     tables.push(fk.referenced_table);
                 }
             }
@@ -365,7 +369,7 @@ pub fn generate(
         ..Generated::default()
     };
     let scanned = scanned_tables(&q.root, schema);
-    let tables = with_referenced_tables(scanned.clone(), schema);
+    let tables = with_referenced_tables(scanned.clone(), schema, MAX_TABLES);
     let mut used = used_columns(q, schema);
     // foreign-key columns among the generated tables are modelled, so every generated
     // database honours its foreign keys (a row referencing a missing key is no valid database)

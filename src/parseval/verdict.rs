@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use super::evidence::{without_nulls, Evidence};
 use super::gold_suite::{gold_suite, same_plan, GoldSuite};
 use super::options::{prediction_share, semantics_name, Databases, Options, Semantics};
+use super::random_fill::RandomDatabases;
 use super::repeated_values::{replaceable_columns, without_repeated_values};
 use super::runnable::for_sqlite;
 use super::search::{generate, Generated};
@@ -62,6 +63,8 @@ pub struct Decision {
     pub semantics: Semantics,
     /// Whose generated databases decided (option `databases`).
     pub databases_of: Databases,
+    /// The counterexample is a random database (random_fill.rs), not a generated one.
+    pub random: bool,
 }
 
 impl Decision {
@@ -143,7 +146,8 @@ impl Decision {
                          with {rows} rows), which test-suite evaluation's databases rarely hold"
                     );
                 }
-                format!("not equivalent: {why} on a generated database with {rows} rows{how}")
+                let made = if self.random { "random" } else { "generated" };
+                format!("not equivalent: {why} on a {made} database with {rows} rows{how}")
             }
             Verdict::Unknown(r) => format!("unknown: {r}"),
         }
@@ -325,6 +329,7 @@ fn decide_with(
         elapsed: Duration::ZERO,
         semantics: opts.semantics,
         databases_of: opts.databases,
+        random: false,
     };
     let finish = |mut d: Decision, v: Verdict| {
         d.verdict = match v {
@@ -391,6 +396,19 @@ fn decide_with(
             &mut Vec::new(),
         );
     }
+    // the last search: random databases, where nothing ordinary was found and the prediction
+    // plans to something else
+    if found.is_none() && !checker.pred_is_gold && !work.all().exhausted() && opts.random() > 0 {
+        let plans: Vec<&QueryPlan> = std::iter::once(&gold_plan)
+            .chain(pred_plan.as_ref())
+            .collect();
+        let mut random = RandomDatabases::new(&schema, &plans, &literals, opts.seed);
+        found = (0..opts.random()).find_map(|_| {
+            let db = random.next_database();
+            checker.database(Source::Random, &db)
+        });
+        d.random = found.is_some();
+    }
     d.databases = checker.tried;
     if let Some(v) = found {
         return finish(d, v);
@@ -413,6 +431,17 @@ fn decide_with(
         Some(c) => finish(d, Verdict::Different(Box::new(c))),
         None => finish(d, Verdict::Equivalent),
     }
+}
+
+/// Where a database a verdict runs comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Source {
+    /// Generated for a query's coverage branches.
+    Generated,
+    /// A value variant of a generated database (variants.rs).
+    Variant,
+    /// Filled at random (random_fill.rs), the last search.
+    Random,
 }
 
 /// Runs both queries on candidate databases, keeping what the verdict needs: how many generated
@@ -547,20 +576,23 @@ impl<'a> Checker<'a> {
         let (schema, literals) = (self.schema, self.literals);
         let candidates = suite.instances.iter().skip(skip).flat_map(|inst| {
             let made = std::iter::once_with(|| variants(schema, &inst.db, literals)).flatten();
-            std::iter::once((true, Cow::Borrowed(&inst.db)))
-                .chain(made.map(|v| (false, Cow::Owned(v))))
+            std::iter::once((Source::Generated, Cow::Borrowed(&inst.db)))
+                .chain(made.map(|v| (Source::Variant, Cow::Owned(v))))
         });
-        for (generated, db) in candidates {
-            if let Some(v) = self.database(generated, &db) {
+        for (source, db) in candidates {
+            if let Some(v) = self.database(source, &db) {
                 return Some(v);
             }
         }
         None
     }
 
-    /// Runs both queries on `db` (`generated`, or a variant) and records what it shows; Some
-    /// when it holds an ordinary counterexample.
-    fn database(&mut self, generated: bool, db: &Database) -> Option<Verdict> {
+    /// Runs both queries on `db` and records what it shows; Some when it holds an ordinary
+    /// counterexample. A generated database counts as tried (and its failures and rows are
+    /// kept); a variant or a random database must keep every foreign key. A random database
+    /// records nothing else: only an ordinary difference on it counts.
+    fn database(&mut self, source: Source, db: &Database) -> Option<Verdict> {
+        let generated = source == Source::Generated;
         let Ok(conn) = open_database(self.schema, db) else {
             self.invalid += usize::from(generated);
             return None;
@@ -587,6 +619,9 @@ impl<'a> Checker<'a> {
             return None;
         }
         if self.tie_at_cutoff(&conn, &c) {
+            if source == Source::Random {
+                return None;
+            }
             self.ties += 1;
             if self.semantics == Semantics::TestSuite && self.first_tie.is_none() {
                 self.first_tie = Some((db.clone(), order));
@@ -603,6 +638,9 @@ impl<'a> Checker<'a> {
             db,
             again,
         );
+        if source == Source::Random && !self.holds_without_repeats(&found, &order) {
+            return None;
+        }
         if self
             .best
             .as_ref()
@@ -614,6 +652,24 @@ impl<'a> Checker<'a> {
             return self.best.take().map(|c| Verdict::Different(Box::new(c)));
         }
         None
+    }
+
+    /// A difference found on a random database counts only as ordinary evidence that also holds
+    /// once no plain column repeats a value, even where the rows compare as a list (which
+    /// [`strongest`] keeps as found): a random database repeats values far more than the
+    /// databases the labels come from.
+    fn holds_without_repeats(&self, found: &Counterexample, order: &RowOrder) -> bool {
+        if found.evidence != Evidence::Ordinary {
+            return false;
+        }
+        let Some(distinct) = without_repeated_values(self.schema, &found.db, &self.replaceable)
+        else {
+            return true;
+        };
+        open_database(self.schema, &distinct).is_ok_and(|conn| {
+            let c = compare_with(&conn, self.gold, self.pred, order, self.semantics);
+            !c.gold_failed && c.differ && !self.tie_at_cutoff(&conn, &c)
+        })
     }
 
     /// ORDER BY keys the gold does not output: its rows compare as a list where both queries'

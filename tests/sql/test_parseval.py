@@ -406,3 +406,30 @@ def test_case_conditions_are_covered(host, sqlite_host, when):
         assert con.execute(g).fetchall() != con.execute(p).fetchall(), rows
     # the same ratio spelled otherwise is still equivalent
     assert host.value("SELECT sql_equivalent(?, ?, ?)", [ratio, ratio.replace(" / ", "/"), CLUB]) == 1
+
+
+FLIGHTS = """CREATE TABLE airports (code TEXT PRIMARY KEY, city TEXT);
+CREATE TABLE flights (airline INTEGER, flightno INTEGER, src TEXT REFERENCES airports(code),
+  dst TEXT REFERENCES airports(code))"""
+
+
+def test_random_databases_find_what_coverage_misses(host):
+    """Counting an airport's flights as source or destination against as destination alone differs
+    only where one airport is the source of two flights to different places: neither query's
+    coverage branches ask for that, so only NULLs told them apart until the random databases
+    (option `random`, NULL-free, after the coverage rounds) found such a shape."""
+    gold = ("SELECT a.code FROM airports a JOIN flights f ON a.code = f.dst OR a.code = f.src "
+            "GROUP BY a.code ORDER BY count(*) DESC LIMIT 1")
+    pred = "SELECT dst FROM flights GROUP BY dst ORDER BY count(*) DESC LIMIT 1"
+    sql = "SELECT sql_equivalent_reason(?, ?, ?, ?)"
+    without = host.value(sql, [gold, pred, FLIGHTS, '{"random": 0, "semantics": "test-suite"}'])
+    assert without.startswith("unknown:") and "NULL" in without, without
+    found = host.value(sql, [gold, pred, FLIGHTS, '{"semantics": "test-suite"}'])
+    assert found.startswith("not equivalent:") and "on a random database" in found, found
+    rows = host.table_call("sql_counterexample", [gold, pred], {"schema": FLIGHTS})
+    assert rows and all("null" not in r[2] for r in rows), rows
+    # an equivalent rewrite stays equivalent: a random database only reports ordinary differences
+    same = "SELECT dst FROM (SELECT dst, count(*) AS n FROM flights GROUP BY dst) ORDER BY n DESC LIMIT 1"
+    assert host.value("SELECT sql_equivalent(?, ?, ?)", [pred, same, FLIGHTS]) == 1
+    with pytest.raises(HostError, match=r"argument 'options'.*'random'"):
+        host.value(sql, [gold, pred, FLIGHTS, '{"random": 1000}'])

@@ -1,0 +1,469 @@
+//! Random databases, the verdict's last search: when no coverage-guided database of any round shows an ordinary difference, a few NULL-free databases filled at random from small domains (the queries' literals and their neighbours, small numbers, fillers; keys distinct, foreign keys pointing at rows of the referenced table) are tried, as test-suite evaluation's fuzzed databases would be. Seeded: the same call builds the same databases.
+//!
+//! Coverage asks for one query's branches at a time, so a difference that needs a shape neither
+//! query's branches ask for is missed: `GROUP BY code ORDER BY count(*) DESC LIMIT 1` over a join
+//! on `source OR destination` against the same over `destination` alone differs only where one
+//! airport is the source of two flights with different destinations. Small random databases hold
+//! such shapes often.
+
+use std::collections::HashSet;
+
+use rusqlite::types::Value;
+
+use super::search::{column_hints, scanned_tables, with_referenced_tables};
+use super::speculation::date_domain;
+use super::symbolic::Sort;
+use crate::exec::instance::{Database, TableRows};
+use crate::plan::QueryPlan;
+use crate::schema::{Affinity, Schema};
+
+/// Fewest and most rows of a table in a random database.
+const ROWS: std::ops::RangeInclusive<usize> = 2..=7;
+/// Tries at a row whose key clashes with an earlier row's before the row is left out.
+const KEY_TRIES: usize = 8;
+/// Most tables in a random database: the tables the queries read and every table their foreign
+/// keys reach (filling costs no solver work; a reference into a table left out fails the check).
+const MAX_TABLES: usize = 32;
+/// Most literals a domain takes from the queries.
+const MAX_LITERALS: usize = 24;
+
+/// The values one column of a random database draws from.
+#[derive(Debug, Clone, PartialEq)]
+enum Domain {
+    Integers(Vec<i64>),
+    Reals(Vec<f64>),
+    Texts(Vec<String>),
+}
+
+impl Domain {
+    fn len(&self) -> usize {
+        match self {
+            Domain::Integers(v) => v.len(),
+            Domain::Reals(v) => v.len(),
+            Domain::Texts(v) => v.len(),
+        }
+    }
+
+    /// The `k`-th value (`k` below [`Domain::len`]; every domain holds at least one).
+    fn value(&self, k: usize) -> Value {
+        match self {
+            Domain::Integers(v) => Value::Integer(v[k]),
+            Domain::Reals(v) => Value::Real(v[k]),
+            Domain::Texts(v) => Value::Text(v[k].clone()),
+        }
+    }
+
+    /// The `n`-th value past the domain, for a key that ran out of distinct domain values.
+    fn fresh(&self, n: usize) -> Value {
+        match self {
+            Domain::Integers(_) => Value::Integer(100 + n as i64),
+            Domain::Reals(_) => Value::Real(100.5 + n as f64),
+            Domain::Texts(_) => Value::Text(format!("k{n}")),
+        }
+    }
+}
+
+/// The random databases a verdict tries for `plans` (the gold's, and the prediction's when it
+/// plans), built one at a time as asked for.
+pub struct RandomDatabases<'a> {
+    schema: &'a Schema,
+    /// Tables in fill order (a referenced table before the tables referencing it, where the
+    /// references allow).
+    tables: Vec<usize>,
+    domains: Vec<Option<Domain>>,
+    rng: fastrand::Rng,
+}
+
+impl<'a> RandomDatabases<'a> {
+    /// The generator for `plans` over `schema`: the tables they read and those their foreign
+    /// keys reach, each column's domain from `literals` (both queries' literals as text) and how
+    /// the queries use the column; `seed` fixes every database.
+    pub fn new(schema: &'a Schema, plans: &[&QueryPlan], literals: &[String], seed: u32) -> Self {
+        let mut read = Vec::new();
+        let mut numeric_use = HashSet::new();
+        for q in plans {
+            for t in scanned_tables(&q.root, schema) {
+                if !read.contains(&t) {
+                    read.push(t);
+                }
+            }
+            for (column, sort) in column_hints(q, schema) {
+                if sort != Sort::Text {
+                    numeric_use.insert(column);
+                }
+            }
+        }
+        let tables = fill_order(schema, with_referenced_tables(read, schema, MAX_TABLES));
+        let literals = &literals[..literals.len().min(MAX_LITERALS)];
+        let domains = (0..schema.columns.len())
+            .map(|c| column_domain(schema, c, literals, numeric_use.contains(&c)))
+            .collect();
+        RandomDatabases {
+            schema,
+            tables,
+            domains,
+            rng: fastrand::Rng::with_seed(0x5eed_0000_0000 | u64::from(seed)),
+        }
+    }
+
+    /// The next random database: 2 to 5 rows per table, no NULL. A row whose key would repeat
+    /// an earlier row's is drawn again, and left out after a few tries.
+    pub fn next_database(&mut self) -> Database {
+        let mut db = Database::default();
+        for k in 0..self.tables.len() {
+            let t = self.tables[k];
+            let rows = self.table_rows(&db, t);
+            db.tables.push(TableRows { table: t, rows });
+        }
+        db
+    }
+
+    fn table_rows(&mut self, db: &Database, t: usize) -> Vec<Vec<Value>> {
+        let table = &self.schema.tables[t];
+        let n = self.rng.usize(ROWS);
+        let position = |c: &usize| table.columns.iter().position(|x| x == c);
+        // the declared keys, and the columns a foreign key references (a key in practice: SQLite
+        // asks a referenced column to be unique, and Spider's schemas do not always declare it)
+        let referenced = self
+            .schema
+            .tables
+            .iter()
+            .flat_map(|other| &other.foreign_keys);
+        let referenced = referenced
+            .filter(|fk| fk.referenced_table == t)
+            .map(|fk| &fk.referenced_columns);
+        let mut keys: Vec<Vec<usize>> = Vec::new();
+        for k in std::iter::once(&table.primary_key)
+            .chain(&table.unique_keys)
+            .chain(referenced)
+        {
+            let k: Vec<usize> = k.iter().filter_map(position).collect();
+            if !k.is_empty() && !keys.contains(&k) {
+                keys.push(k);
+            }
+        }
+        // a one-column key that references nothing takes a fresh value on a clash
+        let fresh_on_clash = |k: &[usize]| match k {
+            [i] => {
+                let c = table.columns[*i];
+                (!table.foreign_keys.iter().any(|f| f.columns.contains(&c))).then_some(*i)
+            }
+            _ => None,
+        };
+        let mut seen: Vec<HashSet<Vec<String>>> = vec![HashSet::new(); keys.len()];
+        let key_of = |row: &[Value], k: &[usize]| -> Vec<String> {
+            k.iter().map(|&i| format!("{:?}", row[i])).collect()
+        };
+        let mut rows: Vec<Vec<Value>> = Vec::new();
+        let mut fresh = 0usize;
+        for _ in 0..n {
+            for _ in 0..KEY_TRIES {
+                let mut row: Vec<Value> = table
+                    .columns
+                    .iter()
+                    .map(|&c| match &self.domains[c] {
+                        Some(d) => d.value(self.rng.usize(..d.len())),
+                        None => Value::Null,
+                    })
+                    .collect();
+                self.point_references(db, &rows, t, &mut row);
+                let clashes = |row: &[Value], seen: &[HashSet<Vec<String>>]| {
+                    keys.iter()
+                        .zip(seen)
+                        .any(|(k, s)| s.contains(&key_of(row, k)))
+                };
+                for (k, s) in keys.iter().zip(&seen) {
+                    if let Some(i) = fresh_on_clash(k).filter(|_| s.contains(&key_of(&row, k))) {
+                        fresh += 1;
+                        row[i] = self.domains[table.columns[i]]
+                            .as_ref()
+                            .map_or(Value::Null, |d| d.fresh(fresh));
+                    }
+                }
+                if clashes(&row, &seen) {
+                    continue;
+                }
+                for (k, s) in keys.iter().zip(seen.iter_mut()) {
+                    s.insert(key_of(&row, k));
+                }
+                rows.push(row);
+                break;
+            }
+        }
+        rows
+    }
+
+    /// Sets each foreign key of `row` (table `t`) to the referenced columns of a random row of
+    /// the referenced table, already in `db` (or among `own` rows for a self-reference); a
+    /// reference into a table not filled yet keeps its random values (the database is then
+    /// rejected by the foreign-key check, unless they match by chance).
+    fn point_references(&mut self, db: &Database, own: &[Vec<Value>], t: usize, row: &mut [Value]) {
+        let schema = self.schema;
+        let table = &schema.tables[t];
+        for fk in &table.foreign_keys {
+            let parent_rows: &[Vec<Value>] = if fk.referenced_table == t {
+                own
+            } else {
+                match db.tables.iter().find(|r| r.table == fk.referenced_table) {
+                    Some(r) => &r.rows,
+                    None => continue,
+                }
+            };
+            if parent_rows.is_empty() {
+                continue;
+            }
+            let parent = &parent_rows[self.rng.usize(..parent_rows.len())];
+            let parent_columns = &schema.tables[fk.referenced_table].columns;
+            for (c, r) in fk.columns.iter().zip(&fk.referenced_columns) {
+                let at = table.columns.iter().position(|x| x == c);
+                let from = parent_columns.iter().position(|x| x == r);
+                if let (Some(at), Some(from)) = (at, from) {
+                    row[at] = parent[from].clone();
+                }
+            }
+        }
+    }
+}
+
+/// `tables` ordered so that a table comes after the tables its foreign keys reference, where no
+/// cycle prevents it (a cycle keeps the remaining tables in their order).
+fn fill_order(schema: &Schema, mut tables: Vec<usize>) -> Vec<usize> {
+    let mut out = Vec::with_capacity(tables.len());
+    while !tables.is_empty() {
+        let ready = tables.iter().position(|&t| {
+            schema.tables[t]
+                .foreign_keys
+                .iter()
+                .all(|fk| fk.referenced_table == t || !tables.contains(&fk.referenced_table))
+        });
+        out.push(tables.remove(ready.unwrap_or(0)));
+    }
+    out
+}
+
+/// The values column `c` draws from: dates around the literals for a date column; for a number
+/// column the numeric literals, their neighbours and 0 to 3; for a text column the text literals
+/// (a LIKE pattern also without its wildcards), the numeric literals' text when a query uses the
+/// column as a number, and fillers `v1` to `v3`. None for a column of no table.
+fn column_domain(
+    schema: &Schema,
+    c: usize,
+    literals: &[String],
+    numeric_use: bool,
+) -> Option<Domain> {
+    let column = schema.columns.get(c)?;
+    let numbers: Vec<f64> = literals
+        .iter()
+        .filter_map(|l| l.trim().parse::<f64>().ok())
+        .filter(|f| f.is_finite() && f.abs() < 1e15)
+        .collect();
+    let mut integers: Vec<i64> = (0..=3).collect();
+    for f in &numbers {
+        let i = f.floor() as i64;
+        for v in [i - 1, i, i + 1, f.ceil() as i64] {
+            if !integers.contains(&v) {
+                integers.push(v);
+            }
+        }
+    }
+    if column.holds_dates() {
+        return Some(Domain::Texts(date_domain(literals, 3)));
+    }
+    Some(match column.affinity() {
+        Affinity::Integer | Affinity::Numeric => Domain::Integers(integers),
+        Affinity::Real => {
+            let mut reals: Vec<f64> = integers.iter().map(|&i| i as f64).collect();
+            for f in numbers.iter().copied().chain([2.5]) {
+                if !reals.contains(&f) {
+                    reals.push(f);
+                }
+            }
+            Domain::Reals(reals)
+        }
+        _ => {
+            let mut texts: Vec<String> = Vec::new();
+            let mut add = |t: String| {
+                if !texts.contains(&t) {
+                    texts.push(t);
+                }
+            };
+            for l in literals {
+                let is_number = l.trim().parse::<f64>().is_ok();
+                if is_number && !numeric_use {
+                    continue;
+                }
+                if l.contains(['%', '_']) {
+                    add(l.replace(['%', '_'], ""));
+                }
+                add(l.clone());
+            }
+            if numeric_use {
+                integers.iter().for_each(|i| add(i.to_string()));
+            }
+            (1..=3).for_each(|k| add(format!("v{k}")));
+            Domain::Texts(texts)
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::exec::instance::open_database;
+    use crate::parseval::variants::foreign_keys_hold;
+
+    const DDL: &str = "CREATE TABLE airports (code TEXT PRIMARY KEY, city TEXT);
+        CREATE TABLE flights (airline INTEGER, no INTEGER, src TEXT REFERENCES airports(code),
+          dst TEXT REFERENCES airports(code), PRIMARY KEY (airline, no));";
+
+    fn generator<'a>(schema: &'a Schema, sql: &str, seed: u32) -> RandomDatabases<'a> {
+        let plan = crate::plan::plan_sql(sql, schema).unwrap();
+        let literals = super::super::speculation::query_texts(&plan);
+        RandomDatabases::new(schema, &[&plan], &literals, seed)
+    }
+
+    #[test]
+    fn random_databases_keep_keys_and_references_and_hold_no_null() {
+        let schema = Schema::from_ddl(DDL).unwrap();
+        let mut g = generator(
+            &schema,
+            "SELECT f.no FROM flights f JOIN airports a ON a.code = f.src WHERE a.city = 'Paris'",
+            3,
+        );
+        let mut valid = 0;
+        for _ in 0..20 {
+            let db = g.next_database();
+            assert_eq!(db.tables.len(), 2, "both tables, airports first");
+            assert_eq!(db.tables[0].table, schema.table_index("airports").unwrap());
+            assert!(db
+                .tables
+                .iter()
+                .flat_map(|t| &t.rows)
+                .flatten()
+                .all(|v| *v != Value::Null));
+            let conn = open_database(&schema, &db).expect("keys are distinct");
+            valid += usize::from(foreign_keys_hold(&conn, &schema));
+        }
+        assert_eq!(valid, 20, "every reference points at an airport");
+    }
+
+    #[test]
+    fn the_queries_literals_reach_the_rows_and_the_same_seed_gives_the_same_databases() {
+        let schema = Schema::from_ddl(DDL).unwrap();
+        let sql = "SELECT count(*) FROM airports WHERE city = 'Paris'";
+        let a: Vec<Database> = (0..10)
+            .map({
+                let mut g = generator(&schema, sql, 1);
+                move |_| g.next_database()
+            })
+            .collect();
+        let b: Vec<Database> = (0..10)
+            .map({
+                let mut g = generator(&schema, sql, 1);
+                move |_| g.next_database()
+            })
+            .collect();
+        assert_eq!(a, b);
+        let paris = Value::Text("Paris".into());
+        assert!(a
+            .iter()
+            .flat_map(|d| &d.tables)
+            .flat_map(|t| &t.rows)
+            .any(|r| r.contains(&paris)));
+        let c: Vec<Database> = (0..10)
+            .map({
+                let mut g = generator(&schema, sql, 2);
+                move |_| g.next_database()
+            })
+            .collect();
+        assert_ne!(a, c, "another seed, other databases");
+    }
+
+    #[test]
+    fn number_domains_hold_the_literals_and_their_neighbours() {
+        let schema =
+            Schema::from_ddl("CREATE TABLE t (a INTEGER, r REAL, s TEXT, n TEXT);").unwrap();
+        let lits = vec!["10".to_string(), "2.5".to_string(), "x%".to_string()];
+        let Some(Domain::Integers(i)) = column_domain(&schema, 0, &lits, false) else {
+            panic!()
+        };
+        for v in [9, 10, 11, 2, 3] {
+            assert!(i.contains(&v), "{v} in {i:?}");
+        }
+        let Some(Domain::Reals(r)) = column_domain(&schema, 1, &lits, false) else {
+            panic!()
+        };
+        assert!(r.contains(&2.5) && r.contains(&10.0));
+        let Some(Domain::Texts(s)) = column_domain(&schema, 2, &lits, false) else {
+            panic!()
+        };
+        assert_eq!(s, ["x", "x%", "v1", "v2", "v3"]);
+        let Some(Domain::Texts(n)) = column_domain(&schema, 3, &lits, true) else {
+            panic!()
+        };
+        assert!(
+            n.contains(&"10".to_string())
+                && n.contains(&"2.5".to_string())
+                && n.contains(&"11".to_string())
+        );
+    }
+
+    /// Both queries' verdict over `ddl` under test-suite semantics, with `random` databases.
+    fn verdict(ddl: &str, gold: &str, pred: &str, random: u32) -> crate::parseval::Decision {
+        let schema = crate::parseval::verdict::schema_for(Some(ddl), &[gold, pred]).unwrap();
+        let opts = crate::parseval::Options {
+            semantics: crate::parseval::options::Semantics::TestSuite,
+            random: Some(random),
+            ..Default::default()
+        };
+        crate::parseval::verdict::decide(gold, pred, schema, &opts)
+    }
+
+    #[test]
+    fn a_random_database_finds_the_busiest_source_that_coverage_misses() {
+        let ddl = "CREATE TABLE airports (code TEXT PRIMARY KEY, city TEXT);
+            CREATE TABLE flights (airline INTEGER, flightno INTEGER,
+              src TEXT REFERENCES airports(code), dst TEXT REFERENCES airports(code));";
+        let gold =
+            "SELECT a.code FROM airports a JOIN flights f ON a.code = f.dst OR a.code = f.src \
+            GROUP BY a.code ORDER BY count(*) DESC LIMIT 1";
+        let pred = "SELECT dst FROM flights GROUP BY dst ORDER BY count(*) DESC LIMIT 1";
+        let without = verdict(ddl, gold, pred, 0);
+        assert_eq!(without.value(), None, "{}", without.reason());
+        let with = verdict(ddl, gold, pred, 128);
+        assert_eq!(with.value(), Some(0), "{}", with.reason());
+        assert!(
+            with.random && with.reason().contains("on a random database"),
+            "{}",
+            with.reason()
+        );
+        let crate::parseval::Verdict::Different(c) = &with.verdict else {
+            panic!("{}", with.reason())
+        };
+        assert_eq!(c.evidence, crate::parseval::Evidence::Ordinary);
+    }
+
+    #[test]
+    fn a_difference_that_needs_two_sets_of_one_name_stays_out_of_the_ordinary_band() {
+        // the join keeps the cards of every set called X, the scalar subquery one set's: they
+        // differ only where two sets share the name, which random databases hold often
+        let ddl = "CREATE TABLE sets (id INTEGER PRIMARY KEY, code TEXT UNIQUE, name TEXT);
+            CREATE TABLE cards (id INTEGER PRIMARY KEY, name TEXT, cost INTEGER,
+              setcode TEXT REFERENCES sets(code));";
+        let gold = "SELECT c.name FROM cards c JOIN sets s ON s.code = c.setcode \
+            WHERE s.name = 'X' ORDER BY c.cost DESC LIMIT 1";
+        let pred =
+            "SELECT name FROM cards WHERE setcode = (SELECT code FROM sets WHERE name = 'X') \
+            ORDER BY cost DESC LIMIT 1";
+        let d = verdict(ddl, gold, pred, 128);
+        assert!(!d.random, "{}", d.reason());
+        if let crate::parseval::Verdict::Different(c) = &d.verdict {
+            assert_ne!(
+                c.evidence,
+                crate::parseval::Evidence::Ordinary,
+                "{}",
+                d.reason()
+            );
+        }
+    }
+}
