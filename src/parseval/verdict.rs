@@ -65,6 +65,8 @@ pub struct Decision {
     pub databases_of: Databases,
     /// The counterexample is a random database (random_fill.rs), not a generated one.
     pub random: bool,
+    /// Random databases both queries ran on after the rounds.
+    pub random_tried: usize,
 }
 
 impl Decision {
@@ -100,7 +102,7 @@ impl Decision {
     pub fn reason(&self) -> String {
         match &self.verdict {
             Verdict::Equivalent => format!(
-                "equivalent: same results under {} semantics on {} generated databases{} covering {} of {} plan branches{}",
+                "equivalent: same results under {} semantics on {} generated databases{} covering {} of {} plan branches{}{}",
                 semantics_name(self.semantics),
                 self.databases.saturating_sub(self.tie_databases),
                 self.databases_of_text(),
@@ -111,6 +113,10 @@ impl Decision {
                     n => format!(
                         " ({n} more set aside: they differ only by tie-breaking at a LIMIT cut-off)"
                     ),
+                },
+                match self.random_tried {
+                    0 => String::new(),
+                    n => format!(", and on {n} random databases"),
                 }
             ),
             Verdict::Different(c) => {
@@ -330,6 +336,7 @@ fn decide_with(
         semantics: opts.semantics,
         databases_of: opts.databases,
         random: false,
+        random_tried: 0,
     };
     let finish = |mut d: Decision, v: Verdict| {
         d.verdict = match v {
@@ -404,6 +411,7 @@ fn decide_with(
             .collect();
         let mut random = RandomDatabases::new(&schema, &plans, &literals, opts.seed);
         found = (0..opts.random()).find_map(|_| {
+            d.random_tried += 1;
             let db = random.next_database();
             checker.database(Source::Random, &db)
         });
