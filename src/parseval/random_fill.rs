@@ -70,6 +70,9 @@ pub struct RandomDatabases<'a> {
     /// Tables in fill order (a referenced table before the tables referencing it, where the
     /// references allow).
     tables: Vec<usize>,
+    /// Per table of `tables`, the column positions whose values (taken together) stay distinct.
+    keys: Vec<Vec<Vec<usize>>>,
+    /// Per schema column, its domain (None for a column of a table not filled).
     domains: Vec<Option<Domain>>,
     rng: fastrand::Rng,
 }
@@ -95,53 +98,41 @@ impl<'a> RandomDatabases<'a> {
         }
         let tables = fill_order(schema, with_referenced_tables(read, schema, MAX_TABLES));
         let literals = &literals[..literals.len().min(MAX_LITERALS)];
-        let domains = (0..schema.columns.len())
-            .map(|c| column_domain(schema, c, literals, numeric_use.contains(&c)))
-            .collect();
+        let mut domains = vec![None; schema.columns.len()];
+        for &t in &tables {
+            for &c in &schema.tables[t].columns {
+                domains[c] = column_domain(schema, c, literals, numeric_use.contains(&c));
+            }
+        }
         RandomDatabases {
             schema,
+            keys: tables.iter().map(|&t| table_keys(schema, t)).collect(),
             tables,
             domains,
             rng: fastrand::Rng::with_seed(0x5eed_0000_0000 | u64::from(seed)),
         }
     }
 
-    /// The next random database: 2 to 5 rows per table, no NULL. A row whose key would repeat
-    /// an earlier row's is drawn again, and left out after a few tries.
+    /// The next random database: [`ROWS`] rows per table, no NULL. A row whose key would
+    /// repeat an earlier row's is drawn again, and left out after a few tries.
     pub fn next_database(&mut self) -> Database {
         let mut db = Database::default();
         for k in 0..self.tables.len() {
-            let t = self.tables[k];
-            let rows = self.table_rows(&db, t);
-            db.tables.push(TableRows { table: t, rows });
+            let rows = self.table_rows(&db, k);
+            db.tables.push(TableRows {
+                table: self.tables[k],
+                rows,
+            });
         }
         db
     }
 
-    fn table_rows(&mut self, db: &Database, t: usize) -> Vec<Vec<Value>> {
+    /// The rows of the `k`-th table of `tables`, its references into the tables of `db`.
+    fn table_rows(&mut self, db: &Database, k: usize) -> Vec<Vec<Value>> {
+        let t = self.tables[k];
         let table = &self.schema.tables[t];
+        let keys = self.keys[k].clone();
         let n = self.rng.usize(ROWS);
-        let position = |c: &usize| table.columns.iter().position(|x| x == c);
-        // the declared keys, and the columns a foreign key references (a key in practice: SQLite
-        // asks a referenced column to be unique, and Spider's schemas do not always declare it)
-        let referenced = self
-            .schema
-            .tables
-            .iter()
-            .flat_map(|other| &other.foreign_keys);
-        let referenced = referenced
-            .filter(|fk| fk.referenced_table == t)
-            .map(|fk| &fk.referenced_columns);
-        let mut keys: Vec<Vec<usize>> = Vec::new();
-        for k in std::iter::once(&table.primary_key)
-            .chain(&table.unique_keys)
-            .chain(referenced)
-        {
-            let k: Vec<usize> = k.iter().filter_map(position).collect();
-            if !k.is_empty() && !keys.contains(&k) {
-                keys.push(k);
-            }
-        }
         // a one-column key that references nothing takes a fresh value on a clash
         let fresh_on_clash = |k: &[usize]| match k {
             [i] => {
@@ -223,6 +214,31 @@ impl<'a> RandomDatabases<'a> {
             }
         }
     }
+}
+
+/// The column positions of table `t` whose values stay distinct: its declared keys, and the
+/// columns a foreign key references (a key in practice: SQLite asks a referenced column to be
+/// unique, and Spider's schemas do not always declare it).
+fn table_keys(schema: &Schema, t: usize) -> Vec<Vec<usize>> {
+    let table = &schema.tables[t];
+    let position = |c: &usize| table.columns.iter().position(|x| x == c);
+    let referenced = schema
+        .tables
+        .iter()
+        .flat_map(|other| &other.foreign_keys)
+        .filter(|fk| fk.referenced_table == t)
+        .map(|fk| &fk.referenced_columns);
+    let mut keys: Vec<Vec<usize>> = Vec::new();
+    for k in std::iter::once(&table.primary_key)
+        .chain(&table.unique_keys)
+        .chain(referenced)
+    {
+        let k: Vec<usize> = k.iter().filter_map(position).collect();
+        if !k.is_empty() && !keys.contains(&k) {
+            keys.push(k);
+        }
+    }
+    keys
 }
 
 /// `tables` ordered so that a table comes after the tables its foreign keys reference, where no
