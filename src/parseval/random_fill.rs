@@ -15,7 +15,7 @@ use super::speculation::date_domain;
 use super::symbolic::Sort;
 use crate::exec::instance::{Database, TableRows};
 use crate::plan::QueryPlan;
-use crate::schema::{Affinity, Schema};
+use crate::schema::{Affinity, Column, Schema};
 
 /// Fewest and most rows of a table in a random database.
 const ROWS: std::ops::RangeInclusive<usize> = 2..=7;
@@ -72,8 +72,11 @@ pub struct RandomDatabases<'a> {
     tables: Vec<usize>,
     /// Per table of `tables`, the column positions whose values (taken together) stay distinct.
     keys: Vec<Vec<Vec<usize>>>,
-    /// Per schema column, its domain (None for a column of a table not filled).
-    domains: Vec<Option<Domain>>,
+    /// The domains the columns draw from, built once from the queries' literals.
+    domains: Domains,
+    /// Per schema column, which of `domains` it draws from (None for a column of a table not
+    /// filled).
+    column_domains: Vec<Option<DomainKind>>,
     rng: fastrand::Rng,
 }
 
@@ -98,17 +101,19 @@ impl<'a> RandomDatabases<'a> {
         }
         let tables = fill_order(schema, with_referenced_tables(read, schema, MAX_TABLES));
         let literals = &literals[..literals.len().min(MAX_LITERALS)];
-        let mut domains = vec![None; schema.columns.len()];
+        let mut column_domains = vec![None; schema.columns.len()];
         for &t in &tables {
             for &c in &schema.tables[t].columns {
-                domains[c] = column_domain(schema, c, literals, numeric_use.contains(&c));
+                column_domains[c] =
+                    Some(DomainKind::of(&schema.columns[c], numeric_use.contains(&c)));
             }
         }
         RandomDatabases {
             schema,
             keys: tables.iter().map(|&t| table_keys(schema, t)).collect(),
             tables,
-            domains,
+            domains: Domains::new(literals),
+            column_domains,
             rng: fastrand::Rng::with_seed(0x5eed_0000_0000 | u64::from(seed)),
         }
     }
@@ -129,9 +134,11 @@ impl<'a> RandomDatabases<'a> {
 
     /// The rows of the `k`-th table of `tables`, its references into the tables of `db`.
     fn table_rows(&mut self, db: &Database, k: usize) -> Vec<Vec<Value>> {
+        let schema = self.schema;
         let t = self.tables[k];
-        let table = &self.schema.tables[t];
-        let keys = self.keys[k].clone();
+        let table = &schema.tables[t];
+        let keys = &self.keys[k];
+        let domain = |c: usize| self.column_domains[c].map(|kind| self.domains.get(kind));
         let n = self.rng.usize(ROWS);
         // a one-column key that references nothing takes a fresh value on a clash
         let fresh_on_clash = |k: &[usize]| match k {
@@ -152,30 +159,24 @@ impl<'a> RandomDatabases<'a> {
                 let mut row: Vec<Value> = table
                     .columns
                     .iter()
-                    .map(|&c| match &self.domains[c] {
+                    .map(|&c| match domain(c) {
                         Some(d) => d.value(self.rng.usize(..d.len())),
                         None => Value::Null,
                     })
                     .collect();
-                self.point_references(db, &rows, t, &mut row);
-                let clashes = |row: &[Value], seen: &[HashSet<Vec<String>>]| {
-                    keys.iter()
-                        .zip(seen)
-                        .any(|(k, s)| s.contains(&key_of(row, k)))
-                };
+                point_references(schema, &mut self.rng, db, &rows, t, &mut row);
                 for (k, s) in keys.iter().zip(&seen) {
                     if let Some(i) = fresh_on_clash(k).filter(|_| s.contains(&key_of(&row, k))) {
                         fresh += 1;
-                        row[i] = self.domains[table.columns[i]]
-                            .as_ref()
-                            .map_or(Value::Null, |d| d.fresh(fresh));
+                        row[i] = domain(table.columns[i]).map_or(Value::Null, |d| d.fresh(fresh));
                     }
                 }
-                if clashes(&row, &seen) {
+                let row_keys: Vec<Vec<String>> = keys.iter().map(|k| key_of(&row, k)).collect();
+                if row_keys.iter().zip(&seen).any(|(key, s)| s.contains(key)) {
                     continue;
                 }
-                for (k, s) in keys.iter().zip(seen.iter_mut()) {
-                    s.insert(key_of(&row, k));
+                for (key, s) in row_keys.into_iter().zip(seen.iter_mut()) {
+                    s.insert(key);
                 }
                 rows.push(row);
                 break;
@@ -183,34 +184,40 @@ impl<'a> RandomDatabases<'a> {
         }
         rows
     }
+}
 
-    /// Sets each foreign key of `row` (table `t`) to the referenced columns of a random row of
-    /// the referenced table, already in `db` (or among `own` rows for a self-reference); a
-    /// reference into a table not filled yet keeps its random values (the database is then
-    /// rejected by the foreign-key check, unless they match by chance).
-    fn point_references(&mut self, db: &Database, own: &[Vec<Value>], t: usize, row: &mut [Value]) {
-        let schema = self.schema;
-        let table = &schema.tables[t];
-        for fk in &table.foreign_keys {
-            let parent_rows: &[Vec<Value>] = if fk.referenced_table == t {
-                own
-            } else {
-                match db.tables.iter().find(|r| r.table == fk.referenced_table) {
-                    Some(r) => &r.rows,
-                    None => continue,
-                }
-            };
-            if parent_rows.is_empty() {
-                continue;
+/// Sets each foreign key of `row` (table `t`) to the referenced columns of a random row of
+/// the referenced table, already in `db` (or among `own` rows for a self-reference); a
+/// reference into a table not filled yet keeps its random values (the database is then
+/// rejected by the foreign-key check, unless they match by chance).
+fn point_references(
+    schema: &Schema,
+    rng: &mut fastrand::Rng,
+    db: &Database,
+    own: &[Vec<Value>],
+    t: usize,
+    row: &mut [Value],
+) {
+    let table = &schema.tables[t];
+    for fk in &table.foreign_keys {
+        let parent_rows: &[Vec<Value>] = if fk.referenced_table == t {
+            own
+        } else {
+            match db.tables.iter().find(|r| r.table == fk.referenced_table) {
+                Some(r) => &r.rows,
+                None => continue,
             }
-            let parent = &parent_rows[self.rng.usize(..parent_rows.len())];
-            let parent_columns = &schema.tables[fk.referenced_table].columns;
-            for (c, r) in fk.columns.iter().zip(&fk.referenced_columns) {
-                let at = table.columns.iter().position(|x| x == c);
-                let from = parent_columns.iter().position(|x| x == r);
-                if let (Some(at), Some(from)) = (at, from) {
-                    row[at] = parent[from].clone();
-                }
+        };
+        if parent_rows.is_empty() {
+            continue;
+        }
+        let parent = &parent_rows[rng.usize(..parent_rows.len())];
+        let parent_columns = &schema.tables[fk.referenced_table].columns;
+        for (c, r) in fk.columns.iter().zip(&fk.referenced_columns) {
+            let at = table.columns.iter().position(|x| x == c);
+            let from = parent_columns.iter().position(|x| x == r);
+            if let (Some(at), Some(from)) = (at, from) {
+                row[at] = parent[from].clone();
             }
         }
     }
@@ -257,46 +264,69 @@ fn fill_order(schema: &Schema, mut tables: Vec<usize>) -> Vec<usize> {
     out
 }
 
-/// The values column `c` draws from: dates around the literals for a date column; for a number
-/// column the numeric literals, their neighbours and 0 to 3; for a text column the text literals
-/// (a LIKE pattern also without its wildcards), the numeric literals' text when a query uses the
-/// column as a number, and fillers `v1` to `v3`. None for a column of no table.
-fn column_domain(
-    schema: &Schema,
-    c: usize,
-    literals: &[String],
-    numeric_use: bool,
-) -> Option<Domain> {
-    let column = schema.columns.get(c)?;
-    let numbers: Vec<f64> = literals
-        .iter()
-        .filter_map(|l| l.trim().parse::<f64>().ok())
-        .filter(|f| f.is_finite() && f.abs() < 1e15)
-        .collect();
-    let mut integers: Vec<i64> = (0..=3).collect();
-    for f in &numbers {
-        let i = f.floor() as i64;
-        for v in [i - 1, i, i + 1, f.ceil() as i64] {
-            if !integers.contains(&v) {
-                integers.push(v);
-            }
+/// Which of [`Domains`] a column draws from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum DomainKind {
+    Integers,
+    Reals,
+    Texts,
+    /// A text column a query uses as a number.
+    NumberTexts,
+    Dates,
+}
+
+impl DomainKind {
+    /// A date column's dates, a number column's numbers (by its affinity), a text column's
+    /// texts (with numbers where a query uses it as a number: `numeric_use`).
+    fn of(column: &Column, numeric_use: bool) -> DomainKind {
+        if column.holds_dates() {
+            return DomainKind::Dates;
+        }
+        match column.affinity() {
+            Affinity::Integer | Affinity::Numeric => DomainKind::Integers,
+            Affinity::Real => DomainKind::Reals,
+            _ if numeric_use => DomainKind::NumberTexts,
+            _ => DomainKind::Texts,
         }
     }
-    if column.holds_dates() {
-        return Some(Domain::Texts(date_domain(literals, 3)));
-    }
-    Some(match column.affinity() {
-        Affinity::Integer | Affinity::Numeric => Domain::Integers(integers),
-        Affinity::Real => {
-            let mut reals: Vec<f64> = integers.iter().map(|&i| i as f64).collect();
-            for f in numbers.iter().copied().chain([2.5]) {
-                if !reals.contains(&f) {
-                    reals.push(f);
+}
+
+/// The values columns draw from, one domain per [`DomainKind`], built once per pair from the
+/// queries' literals: for numbers the numeric literals, their neighbours and 0 to 3 (a real
+/// column also the literals themselves and 2.5); for text the text literals (a LIKE pattern also
+/// without its wildcards; the numeric literals and numbers too for [`DomainKind::NumberTexts`])
+/// and fillers `v1` to `v3`; the dates around the literals for a date column.
+struct Domains {
+    integers: Domain,
+    reals: Domain,
+    texts: Domain,
+    number_texts: Domain,
+    dates: Domain,
+}
+
+impl Domains {
+    fn new(literals: &[String]) -> Domains {
+        let numbers: Vec<f64> = literals
+            .iter()
+            .filter_map(|l| l.trim().parse::<f64>().ok())
+            .filter(|f| f.is_finite() && f.abs() < 1e15)
+            .collect();
+        let mut integers: Vec<i64> = (0..=3).collect();
+        for f in &numbers {
+            let i = f.floor() as i64;
+            for v in [i - 1, i, i + 1, f.ceil() as i64] {
+                if !integers.contains(&v) {
+                    integers.push(v);
                 }
             }
-            Domain::Reals(reals)
         }
-        _ => {
+        let mut reals: Vec<f64> = integers.iter().map(|&i| i as f64).collect();
+        for f in numbers.iter().copied().chain([2.5]) {
+            if !reals.contains(&f) {
+                reals.push(f);
+            }
+        }
+        let texts = |numeric_use: bool| {
             let mut texts: Vec<String> = Vec::new();
             let mut add = |t: String| {
                 if !texts.contains(&t) {
@@ -318,8 +348,25 @@ fn column_domain(
             }
             (1..=3).for_each(|k| add(format!("v{k}")));
             Domain::Texts(texts)
+        };
+        Domains {
+            texts: texts(false),
+            number_texts: texts(true),
+            integers: Domain::Integers(integers),
+            reals: Domain::Reals(reals),
+            dates: Domain::Texts(date_domain(literals, 3)),
         }
-    })
+    }
+
+    fn get(&self, kind: DomainKind) -> &Domain {
+        match kind {
+            DomainKind::Integers => &self.integers,
+            DomainKind::Reals => &self.reals,
+            DomainKind::Texts => &self.texts,
+            DomainKind::NumberTexts => &self.number_texts,
+            DomainKind::Dates => &self.dates,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -393,6 +440,17 @@ mod tests {
             })
             .collect();
         assert_ne!(a, c, "another seed, other databases");
+    }
+
+    /// The domain column `c` of `schema` draws from, given `literals`.
+    fn column_domain(
+        schema: &Schema,
+        c: usize,
+        literals: &[String],
+        numeric_use: bool,
+    ) -> Option<Domain> {
+        let kind = DomainKind::of(schema.columns.get(c)?, numeric_use);
+        Some(Domains::new(literals).get(kind).clone())
     }
 
     #[test]
