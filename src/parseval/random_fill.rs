@@ -10,6 +10,7 @@ use std::collections::HashSet;
 
 use rusqlite::types::Value;
 
+use super::evidence::fresh_value;
 use super::search::{column_hints, scanned_tables, with_referenced_tables};
 use super::speculation::date_domain;
 use super::symbolic::Sort;
@@ -50,15 +51,6 @@ impl Domain {
             Domain::Integers(v) => Value::Integer(v[k]),
             Domain::Reals(v) => Value::Real(v[k]),
             Domain::Texts(v) => Value::Text(v[k].clone()),
-        }
-    }
-
-    /// The `n`-th value past the domain, for a key that ran out of distinct domain values.
-    fn fresh(&self, n: usize) -> Value {
-        match self {
-            Domain::Integers(_) => Value::Integer(100 + n as i64),
-            Domain::Reals(_) => Value::Real(100.5 + n as f64),
-            Domain::Texts(_) => Value::Text(format!("k{n}")),
         }
     }
 }
@@ -140,7 +132,8 @@ impl<'a> RandomDatabases<'a> {
         let keys = &self.keys[k];
         let domain = |c: usize| self.column_domains[c].map(|kind| self.domains.get(kind));
         let n = self.rng.usize(ROWS);
-        // a one-column key that references nothing takes a fresh value on a clash
+        // a one-column key that references nothing takes a fresh value on a clash (a date for a
+        // date column, as the NULL-replacement evidence does)
         let fresh_on_clash = |k: &[usize]| match k {
             [i] => {
                 let c = table.columns[*i];
@@ -168,7 +161,7 @@ impl<'a> RandomDatabases<'a> {
                 for (k, s) in keys.iter().zip(&seen) {
                     if let Some(i) = fresh_on_clash(k).filter(|_| s.contains(&key_of(&row, k))) {
                         fresh += 1;
-                        row[i] = domain(table.columns[i]).map_or(Value::Null, |d| d.fresh(fresh));
+                        row[i] = fresh_value(schema, table.columns[i], fresh);
                     }
                 }
                 let row_keys: Vec<Vec<String>> = keys.iter().map(|k| key_of(&row, k)).collect();
@@ -440,6 +433,34 @@ mod tests {
             })
             .collect();
         assert_ne!(a, c, "another seed, other databases");
+    }
+
+    #[test]
+    fn a_date_key_that_clashes_takes_a_fresh_date() {
+        let schema =
+            Schema::from_ddl("CREATE TABLE days (day DATE PRIMARY KEY, visits INTEGER);").unwrap();
+        let mut g = generator(
+            &schema,
+            "SELECT visits FROM days WHERE day = '2020-05-01'",
+            7,
+        );
+        let domain = g.domains.dates.clone();
+        let in_domain = |v: &Value| (0..domain.len()).any(|k| domain.value(k) == *v);
+        let mut fresh = 0;
+        for _ in 0..40 {
+            for row in &g.next_database().tables[0].rows {
+                let Value::Text(day) = &row[0] else {
+                    panic!("a date key holds text, got {:?}", row[0]);
+                };
+                let parts: Vec<&str> = day.split('-').collect();
+                assert!(
+                    parts.len() == 3 && parts.iter().all(|p| p.parse::<u32>().is_ok()),
+                    "{day} is no date"
+                );
+                fresh += usize::from(!in_domain(&row[0]));
+            }
+        }
+        assert!(fresh > 0, "some key clashed and took a fresh value");
     }
 
     /// The domain column `c` of `schema` draws from, given `literals`.
