@@ -70,7 +70,7 @@ pub static PASSES: &[&dyn Pass] = &[
     &double_quoted_strings::DoubleQuotedStrings,
     &identifier_case::IdentifierCase,
     &database_qualifiers::DatabaseQualifiers,
-    &wrapper_queries::WRAPPER_QUERIES,
+    &wrapper_queries::WrapperQueries,
     &derived_having::DERIVED_HAVING,
     &table_aliases::TableAliases,
     &unqualify_columns::UnqualifyColumns,

@@ -7,6 +7,12 @@ from conftest import HostError
 SANE = "SELECT ast_ted('SELECT 1', 'SELECT 1')"
 NESTED = "SELECT " + "(" * 10_000 + "1" + ")" * 10_000
 HUGE = "SELECT " + ", ".join(f"c{i}" for i in range(1_400_000)) + " FROM t"  # about 10 MB
+# Each CTE reads the one before it: about 1 MB, sqlsim's input limit (inlining them all was cubic,
+# 800 took 55 s, and nested the queries far deeper than the parser accepts).
+CTE_CHAIN = "WITH " + ", ".join(
+    ["c0 AS (SELECT a, b FROM t)"]
+    + [f"c{i} AS (SELECT a, b FROM c{i - 1} WHERE b > {i})" for i in range(1, 20_000)]
+) + " SELECT a FROM c19999"
 GARBAGE = ["", ";", "SELECT", "\x00", "🦆🦆🦆", "SELECT * FROM (((", "' OR 1=1 --", "/* unterminated",
            "SELECT \"unterminated", "SELECT 'a' || ", "\ufeffSELECT ?? FROM"]
 ODD_BUT_SQL = ["DROP TABLE singer", "SELECT 1; SELECT 2", "CREATE TABLE t(a INTEGER PRIMARY KEY, b TEXT)", "select\t1\n;\n;"]
@@ -60,6 +66,17 @@ def test_ten_megabyte_string(host):
     assert len(HUGE) > 10_000_000
     assert host.value("SELECT ast_ted(?, 'SELECT 1')", [HUGE]) == 0.0
     assert "limit" in host.value("SELECT sql_parse_error(?)", [HUGE])
+    still_alive(host)
+
+
+def test_a_megabyte_of_chained_ctes(host):
+    assert 1_000_000 < len(CTE_CHAIN) < 1 << 20
+    assert host.value("SELECT ast_ted(?, ?)", [CTE_CHAIN, CTE_CHAIN]) == 0.0
+    assert "nodes, over sqlsim's limit" in host.value("SELECT sql_parse_error(?)", [CTE_CHAIN])
+    ddl = "CREATE TABLE t (a INTEGER PRIMARY KEY, b INTEGER)"
+    reason = host.value("SELECT sql_equivalent_reason(?, ?, ?)", [CTE_CHAIN, CTE_CHAIN, ddl])
+    assert reason == "unknown: the gold query cannot be planned: query nests too deeply to plan"
+    assert host.value("SELECT sql_similarity(?, ?, ?)", [CTE_CHAIN, CTE_CHAIN, ddl]) == 0.05
     still_alive(host)
 
 
