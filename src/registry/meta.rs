@@ -29,6 +29,7 @@ pub fn debug_json(host: Host) -> Json {
             "max_match_node_pairs": crate::tree::node_match::MAX_NODE_PAIRS,
             "max_plan_depth": crate::plan::build::MAX_BUILD_DEPTH,
             "max_plan_columns": crate::plan::build::MAX_PLAN_COLUMNS,
+            "max_plan_expressions": crate::plan::build::MAX_PLAN_EXPRESSIONS,
             "max_rule_passes": crate::plan::rules::MAX_PASSES,
             "parseval_default_work": crate::parseval::options::DEFAULT_WORK,
             "parseval_max_units_per_check": crate::parseval::work::MAX_UNITS_PER_CHECK,

@@ -73,6 +73,13 @@ impl Builder<'_> {
         scope: &Scope,
         aliases: &[Alias<'_>],
     ) -> BuildResult<Expr> {
+        self.expressions += 1;
+        if self.expressions > super::MAX_PLAN_EXPRESSIONS {
+            return Err(PlanError::Limit(format!(
+                "at most {} expressions in one query",
+                super::MAX_PLAN_EXPRESSIONS
+            )));
+        }
         let built = deeper!(self, self.expr_inner(e, scope, aliases))?;
         // Calcite's no-op casts go, and literals take the affinity of the column they are
         // compared with, before any label is derived from the expression
@@ -526,5 +533,29 @@ impl Builder<'_> {
                 Ok(Expr::call(op, args))
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::plan::plan_sql;
+    use crate::schema::Schema;
+
+    fn in_list(items: usize) -> String {
+        let list: Vec<String> = (0..items).map(|i| i.to_string()).collect();
+        format!("SELECT a FROM t WHERE a IN ({})", list.join(", "))
+    }
+
+    #[test]
+    fn a_query_of_more_expressions_than_the_limit_is_not_planned() {
+        let schema = Schema::from_ddl("CREATE TABLE t (a INTEGER PRIMARY KEY, b TEXT);").unwrap();
+        assert!(plan_sql(&in_list(1_000), &schema).is_ok());
+        let err = plan_sql(&in_list(super::super::MAX_PLAN_EXPRESSIONS), &schema)
+            .expect_err("over the limit");
+        assert!(
+            err.to_string()
+                .contains("at most 5000 expressions in one query"),
+            "{err}"
+        );
     }
 }
