@@ -331,7 +331,8 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
               rounds (1 to 4, default 2, 1 under databases gold: while no ordinary \
               counterexample is found, both searches run again with the next seed), random (0 \
               to 256, default 128, 0 under databases gold: NULL-free databases filled at random from the queries' \
-              literals and small values, tried last; only an ordinary difference on one counts).",
+              literals and small values, tried last; a difference there is ordinary only if it \
+              holds without repeated values, else it counts as one that needs a repeated value).",
         deterministic: true,
         call: parseval::sql_equivalent,
         batch: None,

@@ -539,7 +539,7 @@ mod tests {
     }
 
     #[test]
-    fn a_difference_that_needs_two_sets_of_one_name_stays_out_of_the_ordinary_band() {
+    fn a_difference_that_needs_two_sets_of_one_name_is_a_repeated_value_not_ordinary() {
         // the join keeps the cards of every set called X, the scalar subquery one set's: they
         // differ only where two sets share the name, which random databases hold often
         let ddl = "CREATE TABLE sets (id INTEGER PRIMARY KEY, code TEXT UNIQUE, name TEXT);
@@ -551,14 +551,19 @@ mod tests {
             "SELECT name FROM cards WHERE setcode = (SELECT code FROM sets WHERE name = 'X') \
             ORDER BY cost DESC LIMIT 1";
         let d = verdict(ddl, gold, pred, 128);
-        assert!(!d.random, "{}", d.reason());
-        if let crate::parseval::Verdict::Different(c) = &d.verdict {
-            assert_ne!(
-                c.evidence,
-                crate::parseval::Evidence::Ordinary,
-                "{}",
-                d.reason()
-            );
-        }
+        let crate::parseval::Verdict::Different(c) = &d.verdict else {
+            panic!("{}", d.reason())
+        };
+        assert_eq!(
+            c.evidence,
+            crate::parseval::Evidence::RepeatedValues,
+            "{}",
+            d.reason()
+        );
+        assert!(
+            d.random && d.reason().contains("on a random database"),
+            "{}",
+            d.reason()
+        );
     }
 }

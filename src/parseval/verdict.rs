@@ -415,9 +415,9 @@ fn decide_with(
             let db = random.next_database();
             checker.database(Source::Random, &db)
         });
-        d.random = found.is_some();
     }
     d.databases = checker.tried;
+    d.random = checker.best_is_random;
     if let Some(v) = found {
         return finish(d, v);
     }
@@ -484,6 +484,8 @@ struct Checker<'a> {
     gold_failure: Option<String>,
     /// The strongest counterexample so far; the search stops at the first ordinary one.
     best: Option<Counterexample>,
+    /// `best` comes from a random database.
+    best_is_random: bool,
 }
 
 impl<'a> Checker<'a> {
@@ -518,6 +520,7 @@ impl<'a> Checker<'a> {
             any_rows: false,
             gold_failure: None,
             best: None,
+            best_is_random: false,
         }
     }
 
@@ -646,14 +649,16 @@ impl<'a> Checker<'a> {
             db,
             again,
         );
-        if source == Source::Random && !self.holds_without_repeats(&found, &order) {
-            return None;
-        }
+        let found = match source {
+            Source::Random => self.random_evidence(found, &order)?,
+            _ => found,
+        };
         if self
             .best
             .as_ref()
             .is_none_or(|b| found.evidence < b.evidence)
         {
+            self.best_is_random = source == Source::Random;
             self.best = Some(found);
         }
         if self.best.as_ref().map(|b| b.evidence) == Some(Evidence::Ordinary) {
@@ -662,10 +667,30 @@ impl<'a> Checker<'a> {
         None
     }
 
-    /// A difference found on a random database counts only as ordinary evidence that also holds
-    /// once no plain column repeats a value, even where the rows compare as a list (which
+    /// What a difference found on a random database shows. It is ordinary only where it also
+    /// holds once no plain column repeats a value, even where the rows compare as a list (which
     /// [`strongest`] keeps as found): a random database repeats values far more than the
-    /// databases the labels come from.
+    /// databases the labels come from. Otherwise it is a difference that needs a repeated value
+    /// (or, as found, one in how often rows repeat): still a real difference, which beats a
+    /// weaker one (NULL-only, ties, empty input) or none. Other evidence is dropped.
+    fn random_evidence(
+        &self,
+        mut found: Counterexample,
+        order: &RowOrder,
+    ) -> Option<Counterexample> {
+        if !self.holds_without_repeats(&found, order) {
+            if found.evidence == Evidence::Ordinary {
+                found.evidence = Evidence::RepeatedValues;
+            }
+            if !matches!(found.evidence, Evidence::RepeatedValues | Evidence::Repeats) {
+                return None;
+            }
+        }
+        Some(found)
+    }
+
+    /// True when `found` is ordinary and the queries still differ, without a tie, once no plain
+    /// column of its database repeats a value.
     fn holds_without_repeats(&self, found: &Counterexample, order: &RowOrder) -> bool {
         if found.evidence != Evidence::Ordinary {
             return false;
