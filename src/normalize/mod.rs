@@ -153,9 +153,12 @@ pub(crate) fn lone_derived_table(select: &Select) -> Option<(&Query, Option<&Tab
 
 /// Calls `rewrite` on every query in `node`, a query after the queries inside it (so that what
 /// it sees inside is already rewritten), as the passes that replace a whole query need.
-pub(crate) fn each_query_inside_out<N: VisitMut + ?Sized>(node: &mut N, rewrite: fn(&mut Query)) {
-    struct InsideOut(fn(&mut Query));
-    impl VisitorMut for InsideOut {
+pub(crate) fn each_query_inside_out<N: VisitMut + ?Sized>(
+    node: &mut N,
+    rewrite: &mut dyn FnMut(&mut Query),
+) {
+    struct InsideOut<'r>(&'r mut dyn FnMut(&mut Query));
+    impl VisitorMut for InsideOut<'_> {
         type Break = ();
         fn post_visit_query(&mut self, q: &mut Query) -> ControlFlow<()> {
             (self.0)(q);
@@ -184,7 +187,7 @@ impl Pass for QueryPass {
         self.name
     }
     fn apply(&self, mut statement: Statement) -> Statement {
-        each_query_inside_out(&mut statement, self.rewrite);
+        each_query_inside_out(&mut statement, &mut |q| (self.rewrite)(q));
         statement
     }
 }

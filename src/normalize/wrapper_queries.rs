@@ -26,7 +26,7 @@
 //! GMN's AST graph) otherwise differ in every node above the wrapped query. The plan (`sql_plan`)
 //! already reads both spellings as one.
 
-use super::{body_only, key, lone_derived_table, Pass};
+use super::{body_only, each_query_inside_out, key, lone_derived_table, Pass};
 use sqlparser::ast::{
     Cte, Query, SelectItem, SetExpr, Statement, TableAlias, TableFactor, Visit, VisitMut, Visitor,
     VisitorMut,
@@ -50,7 +50,7 @@ impl Pass for WrapperQueries {
         let mut nesting = Nesting {
             deepest: query_nesting(&statement),
         };
-        unwrap_each(&mut statement, &mut nesting);
+        each_query_inside_out(&mut statement, &mut |q| unwrap(q, &mut nesting));
         statement
     }
 }
@@ -93,19 +93,6 @@ fn query_nesting(node: &impl Visit) -> usize {
     let mut d = Depth { now: 0, deepest: 0 };
     let _ = Visit::visit(node, &mut d);
     d.deepest
-}
-
-/// Runs [`unwrap`] on every query of `node`, each after the queries inside it.
-fn unwrap_each<N: VisitMut + ?Sized>(node: &mut N, nesting: &mut Nesting) {
-    struct InsideOut<'a>(&'a mut Nesting);
-    impl VisitorMut for InsideOut<'_> {
-        type Break = ();
-        fn post_visit_query(&mut self, q: &mut Query) -> ControlFlow<()> {
-            unwrap(q, self.0);
-            ControlFlow::Continue(())
-        }
-    }
-    let _ = node.visit(&mut InsideOut(nesting));
 }
 
 /// The lower-cased name of a one-part table reference, or None.
@@ -290,7 +277,7 @@ fn star_over_subquery(q: &Query) -> Option<&Query> {
 fn unwrap(q: &mut Query, nesting: &mut Nesting) {
     if inline_ctes(q, nesting) {
         // a wrapper the inlining made (`... IN (SELECT * FROM (X) AS a)`) inside the body
-        unwrap_each(q.body.as_mut(), nesting);
+        each_query_inside_out(q.body.as_mut(), &mut |q| unwrap(q, nesting));
     }
     if let Some(inner) = star_over_subquery(q) {
         *q = inner.clone();

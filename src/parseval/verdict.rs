@@ -678,23 +678,19 @@ impl<'a> Checker<'a> {
         mut found: Counterexample,
         order: &RowOrder,
     ) -> Option<Counterexample> {
-        if !self.holds_without_repeats(&found, order) {
-            if found.evidence == Evidence::Ordinary {
+        match found.evidence {
+            Evidence::Ordinary if !self.holds_without_repeats(&found, order) => {
                 found.evidence = Evidence::RepeatedValues;
+                Some(found)
             }
-            if !matches!(found.evidence, Evidence::RepeatedValues | Evidence::Repeats) {
-                return None;
-            }
+            Evidence::Ordinary | Evidence::RepeatedValues | Evidence::Repeats => Some(found),
+            _ => None,
         }
-        Some(found)
     }
 
-    /// True when `found` is ordinary and the queries still differ, without a tie, once no plain
-    /// column of its database repeats a value.
+    /// True when the queries still differ, without a tie, once no plain column of `found`'s
+    /// database repeats a value.
     fn holds_without_repeats(&self, found: &Counterexample, order: &RowOrder) -> bool {
-        if found.evidence != Evidence::Ordinary {
-            return false;
-        }
         let Some(distinct) = without_repeated_values(self.schema, &found.db, &self.replaceable)
         else {
             return true;
