@@ -3,15 +3,12 @@
 //! It lives above the parts it combines (the metrics, the GMN models and ParSEval's verdict), which
 //! know nothing of it.
 //!
-//! The verdict comes from ParSEval ([`crate::parseval::decide_cached`]): a pair that no
-//! generated database tells apart scores in [0.5, 1]; a counterexample on ordinary data caps the
-//! score at 0.25, one that needs NULL values or empty input (or, under `test-suite` semantics,
-//! that differs only by tie-breaking at a LIMIT cut-off) at 0.45; under `test-suite` semantics a
-//! pair that differs only with NULLs scores in [0.25, 0.45], above every counterexample; an
-//! undecided pair spans [0.05, 0.95]. Within its band the score rises linearly with the
-//! structural similarity, the mean of the two GMN scores (AST-TE and RelPM where neither model is
-//! installed; the option `components` picks others, see [`components`]). The verdict compares
-//! results under `test-suite` semantics unless the options name another.
+//! The verdict comes from ParSEval ([`crate::parseval::decide_cached`]) and [`band`] maps it to
+//! a band of scores (docs/similarity.md#the-bands describes each with the public sets' label
+//! counts). Within its band the score rises linearly with the structural similarity, the mean of
+//! the two GMN scores (AST-TE and RelPM where neither model is installed; the option `components`
+//! picks others, see [`components`]). The verdict compares results under `test-suite` semantics
+//! unless the options name another.
 
 use serde_json::{json, Value as Json};
 
@@ -42,16 +39,14 @@ pub const UNDECIDED: Band = Band {
     low: 0.05,
     high: 0.95,
 };
-/// Band of a pair that differs only on databases with NULLs or with nothing qualifying, or, under
-/// `test-suite` semantics, only by tie-breaking at a LIMIT cut-off.
+/// Band of a pair found different on weak evidence (which evidence: [`band`]).
 pub const WEAK_COUNTEREXAMPLE: Band = Band {
     low: 0.1,
     high: 0.45,
 };
 /// Band of a pair that, under `test-suite` semantics, differs only on databases with NULL values
-/// (no verdict): above every counterexample and tie, below "no difference found". Test-suite
-/// evaluation's databases rarely hold the NULLs that tell such pairs apart; 150 of the 240 such
-/// pairs of the public sets are labelled equivalent, 7 of the 36 that differ only by ties.
+/// (no verdict): above every counterexample, below "no difference found" (why:
+/// docs/similarity.md#the-bands).
 pub const NULL_ONLY_UNDER_TEST_SUITE: Band = Band {
     low: 0.25,
     high: 0.45,
@@ -105,11 +100,7 @@ impl Similarity {
     }
 }
 
-/// The band a decision places a pair in: a pair that differs only by tie-breaking at a LIMIT
-/// cut-off ([`Evidence::TieBreaking`], under `test-suite` semantics) is weak evidence, as one
-/// that differs only where a plain column repeats a value, only in how often rows repeat, only
-/// with NULLs or on empty input; under
-/// `test-suite` semantics a pair that differs only with NULLs ranks above these.
+/// The band a decision places a pair in: the one place that maps verdicts and evidence to bands.
 pub fn band(decision: &Decision) -> Band {
     match &decision.verdict {
         Verdict::Equivalent => EQUIVALENT,
