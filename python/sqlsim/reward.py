@@ -10,7 +10,12 @@ What a call does:
    ``<answer>...</answer>`` element when there is one, else the whole text; in it, the last fenced
    code block (```` ```sql ```` first, any ```` ``` ```` fence otherwise) when there is one; in
    that, the last statement that starts with SELECT or WITH (statements split at semicolons
-   outside quotes and comments). Answers larger than :data:`MAX_ANSWER_CHARS` are cut to their
+   outside quotes and comments); in prose without such a statement, the query of the last
+   sentence that holds one, from its SELECT or WITH ("First I tried SELECT a FROM t. The answer
+   is SELECT b FROM t" gives the second). The query ends before a line or sentence of prose
+   that follows it without a semicolon (one that starts with three plain words that are not
+   SQL, "Explanation:", or Markdown emphasis), and without a sentence's closing period.
+   Answers larger than :data:`MAX_ANSWER_CHARS` are cut to their
    last :data:`MAX_ANSWER_CHARS` characters first (the answer is at the end); bytes are decoded
    as UTF-8 with replacement characters. No such statement: no SQL.
 2. **Score** the pair with ``sql_similarity_components(gold, pred, schema)`` in DuckDB (the score
@@ -142,11 +147,90 @@ def _strip_comments_ahead(statement: str) -> str:
             return s
 
 
+# Words SQL is made of: a line whose first three words are other plain words is prose.
+_SQL_WORDS = frozenset("""
+    select from where join inner left right full outer cross natural on using group order by having limit
+    offset union intersect except all distinct and or not as case when then else end in is null like between
+    exists with recursive asc desc values window over partition filter collate cast glob escape true false
+    nulls first last rows range preceding following unbounded current row fetch next only ties""".split())
+_PUNCT = ",.:;!?"
+
+
+def _plain_word(token: str) -> bool:
+    core = token.rstrip(_PUNCT)
+    return core.isalpha() and core.lower() not in _SQL_WORDS
+
+
+def _is_prose(line: str) -> bool:
+    """Whether a line (from its start) is an explanation rather than more SQL: it starts with three
+    plain words that are not SQL ("This query returns ...", "Note that the ..."), or it is one
+    such word ending in a colon ("Explanation:"), or Markdown emphasis."""
+    words = line.split("\n", 1)[0].split()
+    if not words:
+        return False
+    if words[0].startswith("**"):
+        return True
+    if len(words) == 1:
+        return words[0].endswith(":") and _plain_word(words[0])
+    return len(words) >= 3 and all(_plain_word(w) for w in words[:3]) and not any(
+        w[-1:] in ",;" for w in words[:2])
+
+
+def _boundaries(text: str):
+    """Positions outside quotes and comments where a line or a sentence starts."""
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c in "'\"`":
+            j = text.find(c, i + 1)
+            while j != -1 and j + 1 < n and text[j + 1] == c:
+                j = text.find(c, j + 2)
+            i = n if j == -1 else j + 1
+            continue
+        if text.startswith("--", i):
+            j = text.find("\n", i)
+            i = n if j == -1 else j
+            continue
+        if c == "\n" or (c in ".!?" and i + 1 < n and text[i + 1] in " \t\n"):
+            j = i + 1
+            while j < n and text[j] in " \t\r\n":
+                j += 1
+            if j < n:
+                yield j
+            i = j
+            continue
+        i += 1
+
+
+def _cut_prose(query: str) -> str:
+    """The query without the explanation that follows it on later lines or sentences, and without
+    a sentence's closing period."""
+    for at in _boundaries(query):
+        if at > 0 and _is_prose(query[at:]):
+            query = query[:at]
+            break
+    query = query.rstrip()
+    if query.endswith(".") and not query[-2:-1].isdigit():
+        query = query[:-1].rstrip()
+    return query
+
+
 def _last_query(text: str):
     for statement in reversed(_statements(text)):
         s = _strip_comments_ahead(statement)
         if _START.match(s):
-            return s
+            return _cut_prose(s)
+    return None
+
+
+def _inline_query(statement: str):
+    """The query in prose: from the first keyword of the last sentence that holds one ("First I
+    tried SELECT a. The answer is SELECT b" gives SELECT b)."""
+    starts = [0] + [at for at in _boundaries(statement)]
+    for begin in reversed(starts):
+        m = _INLINE.search(statement, begin)
+        if m is not None and not any(begin < at <= m.start() for at in starts):
+            return _cut_prose(statement[m.start():].strip())
     return None
 
 
@@ -173,9 +257,8 @@ def extract_sql(solution_str) -> str | None:
         if not fences:
             # prose with an inline query: the last statement holding one, from its first keyword
             for statement in reversed(_statements(text)):
-                m = _INLINE.search(statement)
-                if m is not None:
-                    q = statement[m.start():].strip()
+                q = _inline_query(statement)
+                if q:
                     return q if len(q) <= MAX_SQL_CHARS else None
         return None
     except Exception:  # noqa: BLE001 - extraction never raises on model output

@@ -33,6 +33,22 @@ TRUTH = {"sql": GOLD, "schema": DDL}
     ("<answer>SELECT a FROM t", "SELECT a FROM t"),  # truncated generation: no closing tag
     ("```sql\nSELECT a FROM t", "SELECT a FROM t"),  # nor closing fence
     ("(SELECT a FROM t) UNION (SELECT b FROM u)", "(SELECT a FROM t) UNION (SELECT b FROM u)"),
+    # an explanation after the query without a semicolon is not part of it
+    ("SELECT name FROM singer WHERE age > 30\nThis query returns the singers older than 30.",
+     "SELECT name FROM singer WHERE age > 30"),
+    ("```sql\nSELECT name\nFROM singer\nORDER BY age\nExplanation:\nIt sorts.\n```",
+     "SELECT name\nFROM singer\nORDER BY age"),
+    ("SELECT count(*) FROM singer. This counts every singer.", "SELECT count(*) FROM singer"),
+    # the query of the last sentence that holds one, not the first SELECT of the answer
+    ("First I tried SELECT * FROM singer. The final answer is SELECT name FROM singer WHERE age > 30",
+     "SELECT name FROM singer WHERE age > 30"),
+    ("The answer is SELECT name FROM singer WHERE age > (SELECT avg(age) FROM singer).",
+     "SELECT name FROM singer WHERE age > (SELECT avg(age) FROM singer)"),
+    # SQL lines that start with a column name, and a period inside quotes, stay
+    ("SELECT\n  name,\n  age AS years\nFROM singer\nWHERE title = 'Mr. Smith Jones Brown'",
+     "SELECT\n  name,\n  age AS years\nFROM singer\nWHERE title = 'Mr. Smith Jones Brown'"),
+    ("SELECT T1.name FROM singer AS T1\nJOIN concert AS T2 ON T1.id = T2.sid\nNote that the join is needed",
+     "SELECT T1.name FROM singer AS T1\nJOIN concert AS T2 ON T1.id = T2.sid"),
 ])
 def test_extracts_the_answer_query(answer, sql):
     assert extract_sql(answer) == sql
@@ -68,6 +84,13 @@ def test_bad_ground_truth_never_raises():
     for truth in [None, "", {}, {"schema": DDL}, {"sql": GOLD, "schema": "not a schema (("}, 42, "{not json"]:
         r = compute_score("spider", "SELECT name FROM singer", truth)
         assert isinstance(r, float) and 0.0 <= r <= 1.0
+
+
+def test_common_answer_shapes_score_as_their_query():
+    explained = "SELECT name FROM singer WHERE 30 < age\nThis returns every singer older than 30."
+    assert compute_score("spider", explained, TRUTH) >= 0.5
+    tried = "First I tried SELECT * FROM singer. The final answer is SELECT name FROM singer WHERE 30 < age"
+    assert compute_score("spider", tried, TRUTH) >= 0.5
 
 
 def test_rewards_follow_the_verdict():
