@@ -1,6 +1,6 @@
 """The wheel's tags: `py3-none-<platform>`, not a pure wheel (it carries ELF files), not tied to a
 Python ABI (no Python extension module: the hosts load the files by path). The platform tag comes
-from SQLSIM_WHEEL_PLAT (scripts/build_wheel.py sets it to what `auditwheel show` reports) and
+from SQLSIM_WHEEL_PLAT (scripts/build/build_wheel.py sets it to what `auditwheel show` reports) and
 defaults to linux_x86_64. The version is Cargo.toml's, written to VERSION by the build script."""
 
 import os

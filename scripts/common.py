@@ -1,12 +1,122 @@
-"""The schema argument for a labeled pair of ../shared/data: the Spider tables.json entry of its
-db_id, a CREATE TABLE built from WikiSQL's markdown schema, or None (inferred from the queries) for
+"""What the scripts under scripts/ share: the checkout's paths, the public data sets, the built
+extension, and how a script stops on bad input.
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))   # scripts/, from scripts/<folder>/x.py
+    from common import DATA, DIST, die, read_jsonl, pair_schema, connect_duckdb
+
+- `die(message)`: prints "<script>: message" to stderr and exits 2 (bad input, missing files).
+- `DATA`: the shared data folder, $SQLSIM_DATA or ../shared/data beside the checkout;
+  `read_jsonl(name)` reads one of its pair sets (dies naming the file when it is missing).
+- `pair_schema(row, DATA)`: the schema argument of a labeled pair (below).
+- `DIST`: the folder `make` fills ($SQLSIM_DIST when set), `require_dist()` dies unless it is
+  there; `connect_apsw()`, `connect_duckdb()`,
+  `sqlite_shell_args()` and `duckdb_shell_args()` load its files into a host. Each takes the
+  extension file as an optional argument; a missing file raises ExtensionMissing, which names the
+  path and says to run `make`, before any host sees it. Host modules (apsw, duckdb) are imported
+  when a connection is made, so that a process with only one of them can use this module.
+
+Tests and models/gmn put scripts/ on sys.path to import it, as the scripts in the folders do.
+
+The schema argument of a labeled pair of ../shared/data: the Spider tables.json entry of its db_id,
+a CREATE TABLE built from WikiSQL's markdown schema, or None (inferred from the queries) for
 databases no schema file describes (the Spider-DK-only databases new_concert_singer, new_orchestra,
 new_pets_1; on request, a tables.json-style entry built from their markdown in
-schemas/spiderdk_schemas.json)."""
+schemas/spiderdk_schemas.json).
+"""
 
 import json
+import os
 import re
+import sys
 from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = Path(os.environ.get("SQLSIM_DATA", ROOT.parent / "shared" / "data"))
+DIST = Path(os.environ.get("SQLSIM_DIST", ROOT / "dist"))
+SQLITE_FILE = "sqlsim.so"
+DUCKDB_FILE = "sqlsim.duckdb_extension"
+
+
+def die(message):
+    """Stops the script: "<script>: message" on stderr, exit status 2."""
+    print(f"{Path(sys.argv[0]).name}: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
+def read_jsonl(name, data=None):
+    """The rows of the pair set `name` (data/<name>.jsonl) as dicts, blank lines skipped."""
+    path = Path(data or DATA) / f"{name}.jsonl"
+    if not path.is_file():
+        die(f"missing data file {path} (set SQLSIM_DATA or --data to the shared data folder)")
+    with open(path, encoding="utf-8") as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+# ---------------------------------------------------------------- the built extension
+
+class ExtensionMissing(FileNotFoundError):
+    """The extension file to load does not exist."""
+
+
+def _checked(extension, default, suffix=None):
+    """`extension` (or DIST/`default` when None) as a string; raises ExtensionMissing when there is
+    no such file (nor, for SQLite, the path + `suffix`, which SQLite's loader tries too)."""
+    path = str(extension if extension is not None else DIST / default)
+    if os.path.isfile(path) or (suffix and os.path.isfile(path + suffix)):
+        return path
+    hint = " (or set SQLSIM_DIST to the folder that holds it)" if extension is None else ""
+    raise ExtensionMissing(f"sqlsim extension not found: {path}; build it with `make`, which fills dist/{hint}")
+
+
+def require_dist(*files):
+    """Dies unless DIST holds `files` (default: both extensions), naming what is missing."""
+    missing = [DIST / f for f in files or (SQLITE_FILE, DUCKDB_FILE) if not (DIST / f).is_file()]
+    if missing:
+        die("missing " + ", ".join(map(str, missing)) + "; build the extension first with `make` (it fills dist/)")
+
+
+def sqlite_extension(extension=None):
+    """The SQLite extension file (default dist/sqlsim.so), checked to exist."""
+    return _checked(extension, SQLITE_FILE, ".so")
+
+
+def duckdb_extension(extension=None):
+    """The DuckDB extension file (default dist/sqlsim.duckdb_extension), checked to exist."""
+    return _checked(extension, DUCKDB_FILE)
+
+
+def connect_apsw(extension=None, database=":memory:"):
+    """An apsw connection to `database` with the extension loaded."""
+    import apsw
+
+    path = sqlite_extension(extension)
+    con = apsw.Connection(database)
+    con.enable_load_extension(True)
+    con.load_extension(path)
+    return con
+
+
+def connect_duckdb(extension=None):
+    """An in-memory Python duckdb connection, unsigned extensions allowed, with the extension loaded."""
+    import duckdb
+
+    path = duckdb_extension(extension)
+    con = duckdb.connect(config={"allow_unsigned_extensions": "true"})
+    con.execute(f"LOAD '{path}'")
+    return con
+
+
+def sqlite_shell_args(extension=None):
+    """sqlite3 shell options that load the extension before the first statement."""
+    return ["-cmd", f".load {sqlite_extension(extension)}"]
+
+
+def duckdb_shell_args(extension=None):
+    """duckdb shell options that allow unsigned extensions and load this one before the first statement."""
+    return ["-unsigned", "-cmd", f"LOAD '{duckdb_extension(extension)}'"]
+
+
+# ---------------------------------------------------------------- a pair's schema
 
 _SPIDER = {}
 _SPIDERDK = {}
@@ -102,8 +212,3 @@ def pair_schema(row, data: Path, spiderdk_markdown=False):
     if entry is None and spiderdk_markdown:
         entry = _spiderdk_entries(data).get(db_id)
     return entry
-
-
-if __name__ == "__main__":
-    print(wikisql_ddl({"table": "t1", "schema": "| column name | column type |\n| --- | --- |\n| first elected | STRING |\n| votes | REAL |"}))
-    assert re.search(r'"first elected" TEXT', wikisql_ddl({"table": "t", "schema": "| first elected | STRING |"}))

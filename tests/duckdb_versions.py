@@ -14,7 +14,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PROBE = r"""
 import duckdb, json, sys
 sys.path.insert(0, sys.argv[2])
-from sqlsim_hosts import connect_duckdb
+from common import connect_duckdb
 con = connect_duckdb(sys.argv[1])
 score = con.execute("SELECT ast_ted('SELECT a FROM t', 'SELECT b FROM t')").fetchone()[0]
 rows = con.execute("SELECT count(*) FROM sqlsim_functions()").fetchone()[0]

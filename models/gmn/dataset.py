@@ -23,8 +23,8 @@ from models.gmn import generate, schemas
 from models.gmn.rewrites import CONVENTION
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
-from pair_schemas import pair_schema  # noqa: E402
-from sqlsim_hosts import connect_apsw  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "python"))
+from common import connect_apsw, pair_schema  # noqa: E402
 
 # 2M work units: the fuzzer's budget; a generous wall-clock cap only guards against a runaway pair.
 OPTS = '{"work":2000000,"timeout_ms":60000}'

@@ -13,7 +13,7 @@ from pathlib import Path
 from models.gmn.dataset import schema_key, schema_texts
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
-from sqlsim_hosts import connect_apsw  # noqa: E402
+from common import connect_apsw  # noqa: E402
 
 _CONN = None
 _SCHEMAS = None

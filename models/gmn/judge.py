@@ -28,7 +28,7 @@ def figures(npz, rows, cache, eval_cache, data):
     model = train.Ensemble(kind, params, vocab)
     val = [e for e in train.examples(rows, cache, kind) if train.is_val(e[2])]
     out = {"model": str(npz), "kind": kind, "members": len(params.get("members", [params])),
-           "val_pairs": len(val), "val_auc": round(roc_auc([e[1] for e in val], model.score(val)[0]), 4)}
+           "val_pairs": len(val), "val_auc": round(roc_auc(model.score(val)[0], [e[1] for e in val]), 4)}
     for name, res in train.evaluate_public(model, data, eval_cache, kind).items():
         out[name] = res["auc"]
     return out

@@ -1,13 +1,14 @@
-"""ROC AUC / Spearman and the public labelled sets (evaluation only, never training data)."""
+"""Spearman and the public labelled sets (evaluation only, never training data); ROC AUC is
+python/sqlsim/roc.py's, re-exported here: roc_auc(scores, labels)."""
 
 import json
 from pathlib import Path
 
-import numpy as np
-from scipy.stats import rankdata, spearmanr
+from scipy.stats import spearmanr
 
 from models.gmn.dataset import wikisql_half
-from pair_schemas import pair_schema  # scripts/, on the path through models.gmn.dataset
+from common import pair_schema  # scripts/, on the path through models.gmn.dataset
+from sqlsim.roc import roc_auc  # noqa: F401  python/, on the path through models.gmn.dataset
 
 PUBLIC_SETS = [
     "spiderdk_pair_dev.nooverlap",
@@ -16,16 +17,6 @@ PUBLIC_SETS = [
     "spider_dev_llm_gpt3.5.nooverlap",
     "spider_dev_llm_codellama_7b.nooverlap",
 ]
-
-
-def roc_auc(y, s):
-    y = np.asarray(y, np.float64)
-    s = np.asarray(s, np.float64)
-    pos, neg = y.sum(), len(y) - y.sum()
-    if pos == 0 or neg == 0:
-        return float("nan")
-    r = rankdata(s)
-    return float((r[y == 1].sum() - pos * (pos + 1) / 2) / (pos * neg))
 
 
 def spearman(y, s):

@@ -193,7 +193,7 @@ def evaluate_public(tr, data, eval_cache, model):
         sc = dict(zip([e[2]["id"] for e in exs], tr.score(exs)[0])) if exs else {}
         y = [r["label"] for r in rows]
         s = [float(sc.get(r["id"], 0.0)) for r in rows]  # no graph (unplannable / no pred): score 0
-        res[name] = {"n": len(rows), "graphs": len(exs), "auc": round(roc_auc(y, s), 4), "spearman": round(spearman(y, s), 4)}
+        res[name] = {"n": len(rows), "graphs": len(exs), "auc": round(roc_auc(s, y), 4), "spearman": round(spearman(y, s), 4)}
     return res
 
 
@@ -235,7 +235,7 @@ def main(argv=None):
     for ep in range(1, a.epochs + 1):
         loss = tr.train_epoch(tr_ex, a.batch, rng, deadline=deadline)
         vs = tr.score(va_ex)
-        aucs = [roc_auc(vy, v) for v in vs]
+        aucs = [roc_auc(v, vy) for v in vs]
         rhos = [spearman(vy, v) for v in vs]
         curve.append({"epoch": ep, "train_loss": round(loss, 4), "val_auc": per_member(aucs),
                       "val_spearman": per_member(rhos), "minutes": round((time.time() - t0) / 60, 2)})
@@ -251,7 +251,7 @@ def main(argv=None):
     train_minutes = round((time.time() - t0) / 60, 2)
     params = best_params(best)
     ens = Ensemble(a.model, jax.tree_util.tree_map(jnp.asarray, params), vocab)
-    ens_auc = roc_auc(vy, ens.score(va_ex)[0])
+    ens_auc = roc_auc(ens.score(va_ex)[0], vy)
     save_params(params_path(a.out), params, vocab)
     report = {"model": a.model, "seeds": seeds, "dim": a.dim, "epochs_run": len(curve),
               "best_epoch": per_member([b[2] for b in best]), "best_val_auc": per_member([b[0] for b in best]),

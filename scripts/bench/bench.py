@@ -6,7 +6,7 @@
 
 Usage (with the project venv, after `make`):
 
-    .venv/bin/python scripts/bench.py [--sets NAME,...] [--sample 150] [--repeat 3] [--json OUT]
+    .venv/bin/python scripts/bench/bench.py [--sets NAME,...] [--sample 150] [--repeat 3] [--json OUT]
 
 For every pair set in ../shared/data (the labeled sets plus bird_dev_dail) it loads the pairs whose
 gold and pred are both present into a table `pairs(gold, pred)` and times
@@ -35,14 +35,12 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import sqlsim_hosts  # noqa: E402
-from sqlsim_hosts import DIST  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import common  # noqa: E402
+from common import DATA, DIST, die, read_jsonl, require_dist  # noqa: E402
 
-ROOT = Path(__file__).resolve().parent.parent
-DATA = Path(os.environ.get("SQLSIM_DATA", ROOT.parent / "shared" / "data"))
-DUCKDB_EXT = DIST / sqlsim_hosts.DUCKDB_FILE
-SQLITE_EXT = DIST / sqlsim_hosts.SQLITE_FILE
+DUCKDB_EXT = DIST / common.DUCKDB_FILE
+SQLITE_EXT = DIST / common.SQLITE_FILE
 
 SETS = [
     "spiderdk_pair_dev.nooverlap",
@@ -65,42 +63,17 @@ def warmup():
     return f"SELECT {METRIC}('SELECT 1', 'SELECT 2')"
 
 
-def die(message):
-    print(f"bench.py: {message}", file=sys.stderr)
-    sys.exit(2)
-
-
-def check_dist():
-    missing = [p for p in (DUCKDB_EXT, SQLITE_EXT) if not p.is_file()]
-    if missing:
-        die(
-            "missing "
-            + ", ".join(str(p) for p in missing)
-            + "; build the extension first with `make` (it fills dist/)"
-        )
-
-
 def load_pairs(name):
     """(gold, pred) for every row of the set whose gold and pred are both present."""
-    path = DATA / f"{name}.jsonl"
-    if not path.is_file():
-        die(f"missing data file {path} (set SQLSIM_DATA to the shared data folder)")
-    pairs = []
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            if not line.strip():
-                continue
-            row = json.loads(line)
-            if row.get("gold") is not None and row.get("pred") is not None:
-                pairs.append((row["gold"], row["pred"]))
-    return pairs
+    return [(r["gold"], r["pred"]) for r in read_jsonl(name, DATA)
+            if r.get("gold") is not None and r.get("pred") is not None]
 
 
 # ---------------------------------------------------------------- worker (one host, one set)
 
 
 def duckdb_connection():
-    return sqlsim_hosts.connect_duckdb(DUCKDB_EXT)
+    return common.connect_duckdb(DUCKDB_EXT)
 
 
 def run_duckdb(pairs, repeat):
@@ -115,7 +88,7 @@ def run_duckdb(pairs, repeat):
 
 
 def run_sqlite(pairs, repeat):
-    con = sqlsim_hosts.connect_apsw(SQLITE_EXT)
+    con = common.connect_apsw(SQLITE_EXT)
     con.execute("CREATE TABLE pairs (gold TEXT, pred TEXT)")
     with con:
         con.executemany("INSERT INTO pairs VALUES (?, ?)", pairs)
@@ -255,7 +228,7 @@ def main():
         die(f"--metric must be a function name, got {args.metric!r}")
     METRIC = args.metric
 
-    check_dist()
+    require_dist()
     if args.worker:
         worker(args.worker[0], args.worker[1], args.repeat)
         return

@@ -4,11 +4,11 @@ the determinism checks that the caches behind them must pass.
 
 Usage (with the project venv, after `make`):
 
-    .venv/bin/python scripts/bench_similarity.py [--metrics sql_similarity,...] [--workloads plain,grouped]
+    .venv/bin/python scripts/bench/bench_similarity.py [--metrics sql_similarity,...] [--workloads plain,grouped]
         [--threads 2] [--check] [--json OUT] [--options JSON]
 
 Workloads over Spider-DK (../shared/data/spiderdk_pair_dev.nooverlap.jsonl), each pair with its
-schema as scripts/eval.py passes it (scripts/pair_schemas.py):
+schema as scripts/eval/eval.py passes it (scripts/common.py):
 
 - plain: the set's 1,674 labeled pairs in file order (238 gold queries, 1 to 14 predictions each,
   interleaved: the file is not sorted by gold).
@@ -44,13 +44,10 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import sqlsim_hosts  # noqa: E402
-from pair_schemas import pair_schema  # noqa: E402
-from sqlsim_hosts import DIST  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import common  # noqa: E402
+from common import DATA, DIST, die, pair_schema, read_jsonl  # noqa: E402
 
-ROOT = Path(__file__).resolve().parent.parent
-DATA = Path(os.environ.get("SQLSIM_DATA", ROOT.parent / "shared" / "data"))
 SET = "spiderdk_pair_dev.nooverlap"
 LLM_SETS = ("spider_dev_llm_gpt4.nooverlap", "spider_dev_llm_gpt3.5.nooverlap",
             "spider_dev_llm_codellama_7b.nooverlap")
@@ -64,17 +61,8 @@ TOLERANCE = {"gmn_similarity": 1e-5, "hybrid_gmn_similarity": 1e-5}
 WITH_OPTIONS = ("sql_similarity", "sql_equivalent")
 
 
-def die(message):
-    print(f"bench_similarity.py: {message}", file=sys.stderr)
-    sys.exit(2)
-
-
 def read(name):
-    path = DATA / f"{name}.jsonl"
-    if not path.is_file():
-        die(f"missing data file {path} (set SQLSIM_DATA to the shared data folder)")
-    with open(path, encoding="utf-8") as f:
-        return [json.loads(line) for line in f if line.strip()]
+    return read_jsonl(name, DATA)
 
 
 def plain():
@@ -120,7 +108,7 @@ WORKLOADS = {"plain": plain, "grouped": grouped}
 
 
 def connect(threads):
-    con = sqlsim_hosts.connect_duckdb(DIST / sqlsim_hosts.DUCKDB_FILE)
+    con = common.connect_duckdb(DIST / common.DUCKDB_FILE)
     con.execute(f"SET threads = {int(threads)}")
     return con
 
@@ -203,8 +191,8 @@ def main():
         DATA = Path(args.data).resolve()
     if args.worker:
         return worker(args.worker[0], args.worker[1], args.threads, args.order, args.only, args.options)
-    if not (DIST / sqlsim_hosts.DUCKDB_FILE).is_file():
-        die(f"missing {DIST / sqlsim_hosts.DUCKDB_FILE}; build it with `make`")
+    if not (DIST / common.DUCKDB_FILE).is_file():
+        die(f"missing {DIST / common.DUCKDB_FILE}; build it with `make`")
     results, failures = [], []
     print(f"{'metric':<22} {'workload':<8} {'rows':>5} {'seconds':>8} {'pairs/s':>8} {'CPU s':>8} "
           f"{'pairs/CPU-s':>11} {'peak MB':>8}  check")

@@ -3,7 +3,7 @@
 
 Usage (with the project venv, after `make`):
 
-    .venv/bin/python scripts/bench_spider.py [--copies 10] [--repeat 3] [--json OUT]
+    .venv/bin/python scripts/bench/bench_spider.py [--copies 10] [--repeat 3] [--json OUT]
 
 It reads the official example files (spider/gold_example.txt, pred_example.txt: 1034 pairs) and
 spider/tables.json from ../shared/data, builds a table `pairs(gold, pred, schema)` holding the pairs
@@ -28,20 +28,17 @@ for these 1034 examples inside the evaluator on this machine kind, about 2,000 e
 
 import argparse
 import json
-import os
 import subprocess
 import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import sqlsim_hosts  # noqa: E402
-from sqlsim_hosts import DIST  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import common  # noqa: E402
+from common import DATA, DIST, die  # noqa: E402
 
-ROOT = Path(__file__).resolve().parent.parent
-DATA = Path(os.environ.get("SQLSIM_DATA", ROOT.parent / "shared" / "data"))
-DUCKDB_EXT = DIST / sqlsim_hosts.DUCKDB_FILE
-SQLITE_EXT = DIST / sqlsim_hosts.SQLITE_FILE
+DUCKDB_EXT = DIST / common.DUCKDB_FILE
+SQLITE_EXT = DIST / common.SQLITE_FILE
 OFFICIAL_PER_SECOND = 2000.0
 BAR = 25.0
 
@@ -54,10 +51,6 @@ QUERIES = {
 }
 WARMUP = "SELECT spider_exact_match('SELECT 1', 'SELECT 2')"
 
-
-def die(message):
-    print(f"bench_spider.py: {message}", file=sys.stderr)
-    sys.exit(2)
 
 
 def load_pairs(data):
@@ -82,12 +75,12 @@ def connect(host):
     if host == "duckdb":
         import duckdb
 
-        con = sqlsim_hosts.connect_duckdb(DUCKDB_EXT)
+        con = common.connect_duckdb(DUCKDB_EXT)
         threads = con.execute("SELECT current_setting('threads')").fetchone()[0]
         return con, lambda sql: con.execute(sql).fetchall(), f"duckdb {duckdb.__version__}, {threads} threads"
     import apsw
 
-    con = sqlsim_hosts.connect_apsw(SQLITE_EXT)
+    con = common.connect_apsw(SQLITE_EXT)
     return con, lambda sql: list(con.execute(sql)), f"sqlite {apsw.sqlite_lib_version()}, 1 thread"
 
 

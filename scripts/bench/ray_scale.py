@@ -3,7 +3,7 @@
 
 Usage (with the project venv and ray installed, after `make`):
 
-    .venv/bin/python scripts/ray_scale.py [--pairs 240] [--expr "sql_similarity(gold, pred, schema)"] [--json OUT]
+    .venv/bin/python scripts/bench/ray_scale.py [--pairs 240] [--expr "sql_similarity(gold, pred, schema)"] [--json OUT]
 
 Takes the first `--pairs` rows of bench_similarity.py's grouped workload (8 predictions per Spider-DK
 gold, a gold's rows together), writes them as JSON lines to a temporary folder, and for 1 and 2
@@ -16,16 +16,16 @@ the speed-up of 2 workers.
 
 import argparse
 import json
-import os
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "python"))
-sys.path.insert(0, str(ROOT / "scripts"))
-EXTENSION = str(ROOT / "dist" / "sqlsim.duckdb_extension")
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import common  # noqa: E402
+
+sys.path.insert(0, str(common.ROOT / "python"))
+EXTENSION = str(common.DIST / common.DUCKDB_FILE)
 
 
 def main():
@@ -39,11 +39,10 @@ def main():
 
     import bench_similarity
     import sqlsim.ray
-    import sqlsim_hosts
 
     rows = [{"id": i, "gold": g, "pred": p, "schema": s}
             for i, (g, p, s) in enumerate(bench_similarity.grouped()[:args.pairs])]
-    con = sqlsim_hosts.connect_duckdb(EXTENSION)
+    con = common.connect_duckdb(EXTENSION)
     con.execute("SET threads = 1")
     con.execute("CREATE TABLE t (id INTEGER, gold VARCHAR, pred VARCHAR, schema VARCHAR)")
     con.executemany("INSERT INTO t VALUES (?, ?, ?, ?)", [[r["id"], r["gold"], r["pred"], r["schema"]] for r in rows])
@@ -53,7 +52,7 @@ def main():
     print(f"DuckDB, one connection, 1 thread: {len(rows)} pairs in {duck_s:.1f} s ({len(rows) / duck_s:.1f} pairs/s)")
 
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
-             runtime_env={"env_vars": {"PYTHONPATH": str(ROOT / "python")}})
+             runtime_env={"env_vars": {"PYTHONPATH": str(common.ROOT / "python")}})
     ray.data.DataContext.get_current().enable_progress_bars = False
     results, failed = [], False
     with tempfile.TemporaryDirectory() as tmp:

@@ -22,15 +22,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from common import ROOT, die  # noqa: E402
+
 LIB_PATTERNS = ("sqlsim.so", "sqlsim.duckdb_extension", "libz3.so.*", "libonnxruntime.so.*", "*.onnx",
                 "ONNXRUNTIME_THIRD_PARTY_NOTICES.txt")
 SQL_SCRIPTS = ("spider_eval.sql", "spider_eval_sqlite.sql", "bird_eval.sql")
-
-
-def die(message):
-    print(f"build_wheel.py: {message}", file=sys.stderr)
-    sys.exit(2)
 
 
 def version():

@@ -2,13 +2,13 @@
 built extension's `sqlsim_functions()` reports it (name and parameters, result, one-sentence doc),
 each linked to its full description in docs/functions.md.
 
-    .venv/bin/python scripts/function_reference.py                 # print the table
-    .venv/bin/python scripts/function_reference.py --write README.md   # replace it between the markers
-    .venv/bin/python scripts/function_reference.py --check README.md   # exit 1 when it differs
+    .venv/bin/python scripts/build/function_reference.py                 # print the table
+    .venv/bin/python scripts/build/function_reference.py --write README.md   # replace it between the markers
+    .venv/bin/python scripts/build/function_reference.py --check README.md   # exit 1 when it differs
 
 `make docs` runs --write; tests/docs/test_function_reference.py fails when the checked-in table is
 not what the registry generates, so the reference cannot drift from the code. The extension is
-dist/sqlsim.so (or $SQLSIM_DIST, or --extension), loaded into apsw as scripts/sqlsim_hosts.py does.
+dist/sqlsim.so (or $SQLSIM_DIST, or --extension), loaded into apsw as scripts/common.py does.
 """
 
 import argparse
@@ -16,18 +16,19 @@ import difflib
 import sys
 from pathlib import Path
 
-import sqlsim_hosts
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import common  # noqa: E402
 
 BEGIN = "<!-- functions:begin -->"
 END = "<!-- functions:end -->"
-NOTE = ("<!-- written by `make docs` (scripts/function_reference.py) from sqlsim_functions(); "
+NOTE = ("<!-- written by `make docs` (scripts/build/function_reference.py) from sqlsim_functions(); "
         "do not edit by hand -->")
 DETAILS = "docs/functions.md"
 
 
 def registry_rows(extension=None):
     """(name, kind, signature, doc) of every function, in the registry's order."""
-    con = sqlsim_hosts.connect_apsw(extension)
+    con = common.connect_apsw(extension)
     try:
         return [tuple(r) for r in con.execute("SELECT name, kind, signature, doc FROM sqlsim_functions()")]
     finally:

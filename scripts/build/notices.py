@@ -18,7 +18,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 MIT = """Permission is hereby granted, free of charge, to any person obtaining a copy of this software and
 associated documentation files (the "Software"), to deal in the Software without restriction, including
@@ -86,7 +86,7 @@ def main():
     parts = ["THIRD-PARTY NOTICES for sqlsim",
              "",
              "sqlsim itself is MIT-licensed (LICENSE). Its builds (dist/, the Python wheel) carry or compile in",
-             "the software below. Written by scripts/notices.py (`make notices`); do not edit by hand.",
+             "the software below. Written by scripts/build/notices.py (`make notices`); do not edit by hand.",
              ""]
     for what, license_, url, copyright_ in NATIVE:
         parts += ["=" * 100, f"{what}", f"License: {license_}  {url}", "", copyright_, "", MIT, ""]

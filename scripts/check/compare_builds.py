@@ -1,17 +1,17 @@
 """Behaviour check for a refactor: every scalar metric of two builds on the same public pairs, diffed.
 
-    python scripts/compare_builds.py --base /tmp/old_dist --new dist [--sets gpt4,bird150] [--data DIR]
+    python scripts/check/compare_builds.py --base /tmp/old_dist --new dist [--sets gpt4,bird150] [--data DIR]
 
 Each build runs in its own DuckDB process (two builds cannot load into one: same function names),
 scoring every pair of the chosen sets with each metric (`--metrics`, default: ast_ted, astpm,
 relpm, spider_exact_match, spider_hardness of the gold, sql_equivalent_reason, sql_similarity,
-gmn_similarity, hybrid_gmn_similarity), with the pair's schema as scripts/pair_schemas.py builds it
+gmn_similarity, hybrid_gmn_similarity), with the pair's schema as scripts/common.py builds it
 (BIRD: its schema.json DDL list). Prints, per set and metric, how many rows differ and the first few;
 exits 1 when any differs. Deterministic metrics only: ParSEval's budgets count work, so its verdicts
 and reasons compare exactly.
 
 Sets: gpt4, gpt3.5, codellama, spiderdk, wikisql (the labelled pair files), bird150 (the 150-pair
-BIRD sample of scripts/parseval_eval.py: random.Random(7).shuffle, first 150), bird (all 1,534).
+BIRD sample of scripts/eval/parseval_eval.py: random.Random(7).shuffle, first 150), bird (all 1,534).
 """
 
 import argparse
@@ -22,10 +22,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from pair_schemas import pair_schema  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from common import DATA, ROOT, pair_schema  # noqa: E402
 
-ROOT = Path(__file__).resolve().parent.parent
 SET_FILES = {
     "gpt4": "spider_dev_llm_gpt4.nooverlap.jsonl",
     "gpt3.5": "spider_dev_llm_gpt3.5.nooverlap.jsonl",
@@ -64,8 +63,7 @@ def load_set(name, data: Path):
 
 def score(dist: Path, pairs_file: Path, metrics, out: Path):
     """Child process: scores every pair with `metrics` using the extension in `dist`."""
-    sys.path.insert(0, str(ROOT / "scripts"))
-    from sqlsim_hosts import connect_duckdb
+    from common import connect_duckdb
 
     con = connect_duckdb(dist / "sqlsim.duckdb_extension")
     con.execute("SET threads = 2")
@@ -81,7 +79,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--base", help="dist/ folder of the reference build (required)")
     ap.add_argument("--new", default=str(ROOT / "dist"), help="dist/ folder of the build to check")
-    ap.add_argument("--data", default=str(ROOT.parent / "shared" / "data"))
+    ap.add_argument("--data", default=str(DATA))
     ap.add_argument("--sets", default="gpt4,bird150")
     ap.add_argument("--metrics", default=DEFAULT_METRICS)
     ap.add_argument("--show", type=int, default=3, help="differing rows to print per metric")

@@ -4,9 +4,9 @@ families, plus in-process concurrency. The goal is zero crashes and zero hangs.
 
 Usage (with the project venv, after `make`):
 
-    .venv/bin/python scripts/stress.py [--dist DIR] [--repeats K] [--threads 1,2,...]
+    .venv/bin/python scripts/check/stress.py [--dist DIR] [--repeats K] [--threads 1,2,...]
         [--families ast,plan,...] [--hosts duckdb-python,...] [--jobs 2] [--timeout S] [--short]
-    .venv/bin/python scripts/stress.py --crash-table [--dist DIR] [--repeats 10] [--jobs 1]
+    .venv/bin/python scripts/check/stress.py --crash-table [--dist DIR] [--repeats 10] [--jobs 1]
 
 Every cell (host, thread setting, family) runs `--repeats` fresh processes. Each process loads the
 extension, applies the thread setting and scores the family's functions on about 2,000 rows built in
@@ -29,7 +29,7 @@ Hosts, and what the thread setting N means for each:
   the rows at the same time, two on cursors of one database and two on databases of their own that
   each load the extension (in-process concurrency in DuckDB).
 
-The extension is loaded by scripts/sqlsim_hosts.py, as every script and test loads it: `duckdb.connect(
+The extension is loaded by scripts/common.py, as every script and test loads it: `duckdb.connect(
 config={'allow_unsigned_extensions': 'true'})` then `LOAD '<abs path>'`; `apsw.Connection(':memory:')`,
 `enable_load_extension(True)`, `load_extension(<abs path>)`; the shells with `-cmd`.
 
@@ -65,17 +65,17 @@ import traceback
 from dataclasses import dataclass
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import sqlsim_hosts  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import common  # noqa: E402
+from common import ROOT  # noqa: E402
 
-ROOT = Path(__file__).resolve().parent.parent
 VENV_PYTHON = ROOT / ".venv" / "bin" / "python"
 # The binary of the duckdb-cli wheel: .venv/bin/duckdb is a Python wrapper that runs it and turns
 # its death by a signal into an ordinary exit status (SIGSEGV: 245).
 DUCKDB_CLI_GLOB = ".venv/lib/python3*/site-packages/duckdb_cli/duckdb"
 SQLITE_SHELL = "sqlite3"
-SQLITE_EXTENSION = sqlsim_hosts.SQLITE_FILE
-DUCKDB_EXTENSION = sqlsim_hosts.DUCKDB_FILE
+SQLITE_EXTENSION = common.SQLITE_FILE
+DUCKDB_EXTENSION = common.DUCKDB_FILE
 
 HOSTS = ("duckdb-python", "duckdb-cli", "sqlite3-shell", "apsw", "duckdb-cursors")
 SQLITE_HOSTS = ("sqlite3-shell", "apsw")
@@ -271,13 +271,13 @@ def workload(dialect, functions, rows, table_rows, fixtures, part=0, parts=1):
 # --- worker processes ---------------------------------------------------------------------------
 
 def connect_duckdb(extension, threads):
-    con = sqlsim_hosts.connect_duckdb(extension)
+    con = common.connect_duckdb(extension)
     con.execute(f"SET threads={threads}")
     return con
 
 
 def connect_apsw(extension):
-    return sqlsim_hosts.connect_apsw(extension)
+    return common.connect_apsw(extension)
 
 
 def run_statements(con, statements):
@@ -354,9 +354,9 @@ def process_command(cell, functions, rows, table_rows, extensions, fixtures, wor
         dialect = "sqlite" if cell.host == "sqlite3-shell" else "duckdb"
         script = ";\n".join(workload(dialect, functions, rows, table_rows, fixtures)) + f";\nSELECT '{END_MARKER}';\n"
         if cell.host == "sqlite3-shell":
-            return ([SQLITE_SHELL, "-bail", *sqlsim_hosts.sqlite_shell_args(extensions['sqlite']),
+            return ([SQLITE_SHELL, "-bail", *common.sqlite_shell_args(extensions['sqlite']),
                      "-cmd", f"PRAGMA threads={cell.threads};", ":memory:"], script)
-        return ([duckdb_cli(), "-bail", *sqlsim_hosts.duckdb_shell_args(extensions['duckdb']),
+        return ([duckdb_cli(), "-bail", *common.duckdb_shell_args(extensions['duckdb']),
                  "-cmd", f"SET threads={cell.threads}", ":memory:"], script)
     dialect = "sqlite" if cell.host in SQLITE_HOSTS else "duckdb"
     parts = {"duckdb-python": 1, "apsw": cell.threads, "duckdb-cursors": CURSOR_THREADS}[cell.host]
@@ -458,7 +458,7 @@ def write_fixtures(workdir):
 
 def registered_functions(sqlite_extension):
     """Names of every function the extension registers, from sqlsim_functions() in the sqlite3 shell."""
-    proc = subprocess.run([SQLITE_SHELL, "-bail", *sqlsim_hosts.sqlite_shell_args(sqlite_extension),
+    proc = subprocess.run([SQLITE_SHELL, "-bail", *common.sqlite_shell_args(sqlite_extension),
                            ":memory:", "SELECT name FROM sqlsim_functions(); SELECT sqlsim_version();"],
                           capture_output=True, text=True, timeout=60)
     if proc.returncode != 0:

@@ -4,11 +4,11 @@ the held-out Spider-Pair gold, to measure how much a metric depends on how the g
 
 Usage (with the project venv and the bench stack, `make eval-calcite`):
 
-    .venv/bin/python scripts/calcite_gold.py --data ../shared/data --out build/calcite-data
+    .venv/bin/python scripts/eval/calcite_gold.py --data ../shared/data --out build/calcite-data
 
 writes OUT/<set>.jsonl for the four Spider-based labeled sets with only `gold` rewritten, and
 links OUT/spider, OUT/schemas (and the other files of the data folder) to the originals, so that
-`scripts/eval.py --data OUT` scores the same pairs with the same schemas. The rewrite (sqlglot,
+`scripts/eval/eval.py --data OUT` scores the same pairs with the same schemas. The rewrite (sqlglot,
 read as SQLite) does what Calcite's SQL printer does to Spider's gold:
 
 - columns qualified by their table or alias (`singer.name`), with the pair's schema;
@@ -35,8 +35,8 @@ import sqlglot
 from sqlglot import exp
 from sqlglot.optimizer.qualify import qualify
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from pair_schemas import pair_schema  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from common import pair_schema  # noqa: E402
 
 SETS = ["spiderdk_pair_dev.nooverlap", "spider_dev_llm_gpt4.nooverlap", "spider_dev_llm_gpt3.5.nooverlap",
         "spider_dev_llm_codellama_7b.nooverlap"]

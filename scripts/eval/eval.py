@@ -3,12 +3,12 @@
 
 Usage (with the project venv, after `make`):
 
-    .venv/bin/python scripts/eval.py [--metrics ast_ted,...] [--sets NAME,...] [--json OUT] [--readme docs/quality.md]
+    .venv/bin/python scripts/eval/eval.py [--metrics ast_ted,...] [--sets NAME,...] [--json OUT] [--readme docs/quality.md]
 
 Each metric is a SQL function, called as `name(gold, pred, schema)` when its signature has a
 `schema` parameter and `name(gold, pred)` otherwise, or, when the text contains a parenthesis, a
 SQL expression over the columns `gold`, `pred`, `db_id` and `schema`, e.g.
-`astpm(gold, pred, 0.3, 0.5)`. `schema` is the pair's schema as scripts/pair_schemas.py builds it:
+`astpm(gold, pred, 0.3, 0.5)`. `schema` is the pair's schema as scripts/common.py builds it:
 the Spider tables.json entry of its db_id, a CREATE TABLE from WikiSQL's markdown, or, for the three
 Spider-DK-only databases, the tables.json-style entry built from the markdown schema their prompts
 show (schemas/spiderdk_schemas.json; until 2026-11-26 NULL, the schema inferred from the queries).
@@ -40,20 +40,17 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import sqlsim_hosts  # noqa: E402
-from eval_stats import accuracy, kendall_tau_b, roc_auc, self_test, spearman  # noqa: E402
-from pair_schemas import pair_schema  # noqa: E402
-from sqlsim_hosts import DIST  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import common  # noqa: E402
+from common import DATA, DIST, ROOT, die, pair_schema, read_jsonl, require_dist  # noqa: E402
+from rank_stats import accuracy, kendall_tau_b, self_test, spearman  # noqa: E402
 
-ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "python"))
 from sqlsim import roc  # noqa: E402  (the wheel's AUC, bootstrap and ROC plot code)
 from sqlsim.score import split_metrics  # noqa: E402  (`sqlsim score --metrics` reads the same list)
 
-DATA = Path(os.environ.get("SQLSIM_DATA", ROOT.parent / "shared" / "data"))
-DUCKDB_EXT = DIST / sqlsim_hosts.DUCKDB_FILE
-SQLITE_EXT = DIST / sqlsim_hosts.SQLITE_FILE
+DUCKDB_EXT = DIST / common.DUCKDB_FILE
+SQLITE_EXT = DIST / common.SQLITE_FILE
 TOLERANCE = 1e-9
 # The GMN scores come from float32 inference, batched in DuckDB (each side padded to the batch's
 # largest graph) and one pair at a time in SQLite: the last bits may differ.
@@ -77,39 +74,20 @@ SETS = {
 }
 
 
-def die(message):
-    print(f"eval.py: {message}", file=sys.stderr)
-    sys.exit(2)
-
 
 # ---------------------------------------------------------------- data and hosts
 
 
-def check_dist():
-    missing = [p for p in (DUCKDB_EXT, SQLITE_EXT) if not p.is_file()]
-    if missing:
-        die("missing " + ", ".join(str(p) for p in missing) + "; build the extension first with `make` (it fills dist/)")
-
-
 def load_rows(name):
     """Labeled rows of a set: (gold, pred, label, db_id, schema or None)."""
-    path = DATA / f"{name}.jsonl"
-    if not path.is_file():
-        die(f"missing data file {path} (set SQLSIM_DATA to the shared data folder)")
-    rows = []
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            if line.strip():
-                row = json.loads(line)
-                if row.get("label") is not None:
-                    rows.append((row["gold"], row.get("pred"), int(row["label"]), row.get("db_id"),
-                                 pair_schema(row, DATA, spiderdk_markdown=True)))
-    return rows
+    return [(row["gold"], row.get("pred"), int(row["label"]), row.get("db_id"),
+             pair_schema(row, DATA, spiderdk_markdown=True))
+            for row in read_jsonl(name, DATA) if row.get("label") is not None]
 
 
 class DuckHost:
     def __init__(self):
-        self.con = sqlsim_hosts.connect_duckdb(DUCKDB_EXT)
+        self.con = common.connect_duckdb(DUCKDB_EXT)
 
     def load(self, rows):
         self.con.execute(
@@ -131,7 +109,7 @@ class DuckHost:
 
 class SqliteHost:
     def __init__(self):
-        self.con = sqlsim_hosts.connect_apsw(SQLITE_EXT)
+        self.con = common.connect_apsw(SQLITE_EXT)
 
     def load(self, rows):
         self.con.execute("DROP TABLE IF EXISTS pairs")
@@ -252,7 +230,7 @@ def write_readme(path, results):
             rows.append(new)
         else:
             rows[at] = new
-    body = ("\n<!-- written by `make eval` (scripts/eval.py --readme); do not edit by hand -->\n"
+    body = ("\n<!-- written by `make eval` (scripts/eval/eval.py --readme); do not edit by hand -->\n"
             + readme_table(rows) + "\n")
     Path(path).write_text(head + README_BEGIN + body + README_END + tail, encoding="utf-8")
 
@@ -272,7 +250,7 @@ def floor_failures(results):
 
 
 def main():
-    global DATA, DIST, DUCKDB_EXT, SQLITE_EXT
+    global DATA
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--metrics", default=DEFAULT_METRICS,
                         help=f"comma-separated SQL functions or expressions (default {DEFAULT_METRICS})")
@@ -297,7 +275,7 @@ def main():
 
     self_test()
     roc.self_test()
-    check_dist()
+    require_dist()
     functions = signatures()
     metrics = split_metrics(args.metrics)
     exprs = {m: expression(m, functions) for m in metrics}
@@ -336,7 +314,7 @@ def main():
             worst = max(worst, diff)
             null = NULL_SCORE.get(metric, 0.0)
             scores = [float(v) if v is not None else null for v in a]
-            auc, rho = roc_auc(scores, labels), spearman(scores, labels)
+            auc, rho = roc.roc_auc(scores, labels), spearman(scores, labels)
             curve = roc.curve(metric, scores, labels, resamples=args.resamples)
             curves.append(curve)
             low, high = curve.interval if curve.interval else (None, None)

@@ -1,10 +1,10 @@
 """sqlsim's execution verdicts against the official ones kept in tests/fixtures/exec_agreement (issue 16).
 
-    python scripts/exec_agreement.py [--fixture F] [--db-dir D] [--show 20] [--limit N] [--threads 1] [--check]
+    python scripts/eval/exec_agreement.py [--fixture F] [--db-dir D] [--show 20] [--limit N] [--threads 1] [--check]
 
-Regenerates the databases with scripts/exec_dbgen.py (the seed and count named in the fixture's header)
+Regenerates the databases with scripts/eval/exec_dbgen.py (the seed and count named in the fixture's header)
 into a temporary folder (or uses --db-dir when it already holds them), loads the extension in DuckDB
-through scripts/sqlsim_hosts.py and, per (gold, pred, database) triple of the fixture, asks sqlsim for:
+through scripts/common.py and, per (gold, pred, database) triple of the fixture, asks sqlsim for:
 
   exec3     exec_match(db, gold, pred)                              vs test-suite EX (ts_ex)
   ts        exec_match(db, gold, pred, '{"semantics":"test-suite"}') vs test-suite EX (ts_ex)
@@ -36,11 +36,10 @@ import time
 from collections import Counter, defaultdict
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import exec_dbgen  # noqa: E402
-from sqlsim_hosts import connect_duckdb  # noqa: E402
+from common import ROOT, connect_duckdb  # noqa: E402
 
-ROOT = Path(__file__).resolve().parent.parent
 FIXTURE = ROOT / "tests" / "fixtures" / "exec_agreement" / "verdicts.tsv"
 
 RULES = {

@@ -1,6 +1,6 @@
 """Deterministic SQLite test databases for execution-based evaluation (issue 16).
 
-    python scripts/exec_dbgen.py OUT_DIR [--seed 16] [--per-db 3] [--data ../shared/data]
+    python scripts/eval/exec_dbgen.py OUT_DIR [--seed 16] [--per-db 3] [--data ../shared/data]
 
 Writes OUT_DIR/<db_id>/<db_id>_<k>.sqlite (k = 0 .. per-db - 1), test-suite-sql-eval's
 db_dir/db_id/*.sqlite layout, for every db_id used by the shared pair sets:
@@ -15,20 +15,20 @@ referenced column's values (mostly). Everything is drawn from random.Random("<se
 over inputs read in a fixed order, so the same seed gives the same rows (and the same file bytes).
 
 The triples (set, pair id, db_id, gold, pred) come from `load_pairs` here too, so that the official
-driver and scripts/exec_agreement.py read the pair sets the same way.
+driver and scripts/eval/exec_agreement.py read the pair sets the same way.
 """
 
 import argparse
 import json
-import os
 import random
 import re
 import sqlite3
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-DATA = Path(os.environ.get("SQLSIM_DATA", ROOT.parent / "shared" / "data"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from common import DATA  # noqa: E402
+
 SEED = 16
 PER_DB = 3
 

@@ -8,9 +8,9 @@ verdict is re-checked here independently: its counterexample rows are inserted i
 database that breaks a declared primary or foreign key is reported (BREAKS SCHEMA). One pair at a
 time in SQLite (apsw), timed around the call (cold: nothing cached). Prints a markdown table;
 --disproved-label1 lists the label-1 disproofs. Spider-DK-only databases get their schema from the
-markdown of schemas/spiderdk_schemas.json (scripts/pair_schemas.py).
+markdown of schemas/spiderdk_schemas.json (scripts/common.py).
 
-usage: scripts/parseval_eval.py [--data ../shared/data] [--bird-all | --skip-bird] [--sets a,b] [--limit N]
+usage: scripts/eval/parseval_eval.py [--data ../shared/data] [--bird-all | --skip-bird] [--sets a,b] [--limit N]
        [--disproved-label1] [--dump FILE [--counterexamples]]
 """
 import argparse
@@ -25,10 +25,8 @@ from pathlib import Path
 
 import apsw
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "scripts"))
-from pair_schemas import pair_schema, quote  # noqa: E402
-from sqlsim_hosts import DIST, SQLITE_FILE, connect_apsw  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from common import DATA, DIST, SQLITE_FILE, connect_apsw, pair_schema, quote  # noqa: E402
 
 EXT = os.environ.get("SQLSIM_EXT", str(DIST / SQLITE_FILE))
 
@@ -199,7 +197,7 @@ def features(res):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--data", default=str(ROOT.parent / "shared" / "data"))
+    ap.add_argument("--data", default=str(DATA))
     ap.add_argument("--bird-all", action="store_true")
     ap.add_argument("--skip-bird", action="store_true")
     ap.add_argument("--sets", default="spider_dev_llm_gpt4.nooverlap,spider_dev_llm_gpt3.5.nooverlap")

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Plan fidelity and coverage of `sql_plan` on the labeled pair sets of ../shared/data.
 
-Usage (after `make`): .venv/bin/python scripts/plan_fidelity.py [--sets a,b] [--examples N]
+Usage (after `make`): .venv/bin/python scripts/eval/plan_fidelity.py [--sets a,b] [--examples N]
 
 Coverage: for every gold and predicted query, whether SQLite accepts it against the pair's schema
 (prepared in an in-memory SQLite holding that schema's tables) and whether sqlsim plans it
@@ -20,17 +20,13 @@ import argparse
 import collections
 import gzip
 import json
-import os
 import sqlite3
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from pair_schemas import pair_schema  # noqa: E402
-from sqlsim_hosts import connect_duckdb  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from common import DATA, connect_duckdb, pair_schema  # noqa: E402
 
-ROOT = Path(__file__).resolve().parent.parent
-DATA = Path(os.environ.get("SQLSIM_DATA", ROOT.parent / "shared" / "data"))
 SETS = [
     "spiderdk_pair_dev.nooverlap",
     "wikisql_pair_dev",

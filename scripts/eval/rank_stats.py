@@ -1,5 +1,5 @@
-"""Rank statistics for scripts/eval.py (no scipy in the venv): average ranks, ROC AUC
-(Mann-Whitney, ties one half), Spearman, Kendall tau-b, accuracy at a threshold."""
+"""Rank statistics for scripts/eval/eval.py (no scipy in the venv): average ranks, Spearman,
+Kendall tau-b, accuracy at a threshold. ROC AUC is python/sqlsim/roc.py's."""
 
 import math
 
@@ -17,17 +17,6 @@ def average_ranks(values):
             ranks[i] = rank
         start = end
     return ranks
-
-
-def roc_auc(scores, labels):
-    """Mann-Whitney AUC; ties between a positive and a negative count one half."""
-    positives = sum(1 for l in labels if l)
-    negatives = len(labels) - positives
-    if positives == 0 or negatives == 0:
-        return None
-    ranks = average_ranks(scores)
-    rank_sum = sum(r for r, l in zip(ranks, labels) if l)
-    return (rank_sum - positives * (positives + 1) / 2.0) / (positives * negatives)
 
 
 def pearson(x, y):
@@ -78,7 +67,6 @@ def accuracy(scores, labels, threshold=0.5):
 
 def self_test():
     assert average_ranks([3, 1, 3, 2, 3]) == [4.0, 1.0, 4.0, 2.0, 4.0]
-    assert roc_auc([0.5, 0.5, 0.1, 0.9, 0.7], [1, 0, 0, 1, 0]) == 0.75
     assert abs(spearman([1, 2, 3, 4], [1, 2, 2, 3]) - 4.5 / math.sqrt(5 * 4.5)) < 1e-12
     assert abs(kendall_tau_b([1, 2, 2, 3], [1, 3, 2, 3]) - 0.8) < 1e-12
     assert accuracy([0.2, 0.5, 0.7], [0, 0, 1]) == 2 / 3

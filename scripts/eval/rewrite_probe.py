@@ -4,7 +4,7 @@ equivalent query, and what the structural scores and the verdict make of them.
 
 Usage (project venv with the bench stack, `make eval-rewrites`):
 
-    .venv/bin/python scripts/rewrite_probe.py --data ../shared/data [--out rewrites.jsonl]
+    .venv/bin/python scripts/eval/rewrite_probe.py --data ../shared/data [--out rewrites.jsonl]
 
 Each rewrite is made with sqlglot (read and printed as SQLite) and keeps the query's meaning:
 
@@ -33,9 +33,9 @@ from pathlib import Path
 import sqlglot
 from sqlglot import exp
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from pair_schemas import pair_schema  # noqa: E402
-from sqlsim_hosts import connect_duckdb  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from common import pair_schema  # noqa: E402
+from common import connect_duckdb  # noqa: E402
 
 
 def unordered_select(t):

@@ -3,7 +3,7 @@
 
 Usage (with the project venv, after `make`):
 
-    .venv/bin/python scripts/tune_partial_match.py [--function astpm] [--schema-arg] [--sets NAME,...]
+    .venv/bin/python scripts/eval/tune_partial_match.py [--function astpm] [--schema-arg] [--sets NAME,...]
 
 For every alpha in {0.1, ..., 0.9} and beta in {0.5, 1, 2} the metric is computed through DuckDB and
 dist/sqlsim.duckdb_extension as `function(gold, pred, alpha, beta)`, or with --schema-arg as
@@ -11,7 +11,7 @@ dist/sqlsim.duckdb_extension as `function(gold, pred, alpha, beta)`, or with --s
 of the pair's db_id (../shared/data/spider/tables.json) and NULL for sets whose databases are not
 there. It prints ROC AUC per set and the mean over the sets for each grid point, then the best
 (alpha, beta) by mean AUC (ties: the smaller alpha, then beta = 1 first). The sets are the labeled
-ones of scripts/eval.py except the DeepSeek file, a copy of the CodeLlama outputs. A NULL score counts
+ones of scripts/eval/eval.py except the DeepSeek file, a copy of the CodeLlama outputs. A NULL score counts
 as 0.0, as in eval.py.
 """
 
@@ -71,7 +71,7 @@ def main():
         duck.load(rows)
         for (alpha, beta), aucs in grid.items():
             scores = duck.scores(call(args.function, args.schema_arg, alpha, beta))
-            aucs[name] = ev.roc_auc([float(v) if v is not None else 0.0 for v in scores], labels)
+            aucs[name] = ev.roc.roc_auc([float(v) if v is not None else 0.0 for v in scores], labels)
         print(f"{name}: {len(rows)} pairs scored at {len(grid)} grid points", file=sys.stderr, flush=True)
 
     columns = [SHORT.get(s, s) for s in sets]

@@ -9,7 +9,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))
-import sqlsim_hosts  # noqa: E402
+import common  # noqa: E402  (scripts/common.py)
 
 DEMO = (ROOT / "sql" / "demo.sql").read_text(encoding="utf-8")
 LIST_MODE = ["-cmd", ".mode list", "-cmd", ".headers off", "-cmd", ".nullvalue NULL"]
@@ -23,8 +23,8 @@ def run(argv):
 
 @pytest.fixture(scope="module")
 def outputs():
-    sqlite = run(["sqlite3", "-bail", *sqlsim_hosts.sqlite_shell_args(), *LIST_MODE, ":memory:"])
-    duckdb = run([str(ROOT / ".venv" / "bin" / "duckdb"), "-bail", *sqlsim_hosts.duckdb_shell_args(),
+    sqlite = run(["sqlite3", "-bail", *common.sqlite_shell_args(), *LIST_MODE, ":memory:"])
+    duckdb = run([str(ROOT / ".venv" / "bin" / "duckdb"), "-bail", *common.duckdb_shell_args(),
                   *LIST_MODE, ":memory:"])
     return sqlite, duckdb
 

@@ -1,4 +1,4 @@
-"""The README's function reference is exactly what scripts/function_reference.py generates from the
+"""The README's function reference is exactly what scripts/build/function_reference.py generates from the
 built extension's sqlsim_functions(), and every registered function has its section in
 docs/functions.md. Fails with the diff and "run `make docs`" when they have drifted apart."""
 import re
@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "scripts"))
+sys.path.insert(0, str(ROOT / "scripts" / "build"))
 import function_reference as ref  # noqa: E402
 
 ROWS = ref.registry_rows()

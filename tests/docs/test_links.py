@@ -135,7 +135,7 @@ def test_checker_finds_a_broken_link(tmp_path, monkeypatch):
 
 
 def test_eval_markers_in_quality_page():
-    """`make eval` (scripts/eval.py --readme $(EVAL_TABLE), docs/quality.md) writes between these markers."""
+    """`make eval` (scripts/eval/eval.py --readme $(EVAL_TABLE), docs/quality.md) writes between these markers."""
     text = (ROOT / "docs" / "quality.md").read_text(encoding="utf-8")
     assert text.count("<!-- eval:begin -->") == 1 and text.count("<!-- eval:end -->") == 1
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")

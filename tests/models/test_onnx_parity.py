@@ -21,10 +21,10 @@ from models.gmn import tensors as T  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))
-import sqlsim_hosts  # noqa: E402
+import common  # noqa: E402  (scripts/common.py)
 
 MODELS = {"funceval": ROOT / "models" / "funceval_gmn.onnx", "hybrid": ROOT / "models" / "hybrid_gmn.onnx"}
-EXT = Path(os.environ.get("SQLSIM_EXT", sqlsim_hosts.DIST / sqlsim_hosts.SQLITE_FILE))
+EXT = Path(os.environ.get("SQLSIM_EXT", common.DIST / common.SQLITE_FILE))
 QUERIES = [
     ("SELECT name FROM singer WHERE age > 20", "SELECT T1.name FROM singer AS T1 WHERE 20 < T1.age"),
     ("SELECT count(*) FROM singer", "SELECT count(*) FROM concert"),
@@ -53,7 +53,7 @@ def sample_pairs(kind, vocab):
     if EXT.exists():
         import apsw
 
-        con = sqlsim_hosts.connect_apsw(EXT)
+        con = common.connect_apsw(EXT)
         try:
             for g, p in QUERIES:
                 txt = con.execute("SELECT sql_graph(?, ?, NULL, ?)", (g, p, kind)).fetchone()[0]
@@ -104,7 +104,7 @@ def test_extension_scores_match_onnx(kind, function):
         pytest.skip("dist/sqlsim.so not built")
     import apsw
 
-    con = sqlsim_hosts.connect_apsw(EXT)
+    con = common.connect_apsw(EXT)
     try:
         con.execute(f"SELECT {function}('SELECT 1', 'SELECT 1')").fetchall()
     except apsw.Error as e:

@@ -14,7 +14,7 @@ EXTENSION = os.path.join(ROOT, "dist", "sqlsim.duckdb_extension")
 
 # Skipped without Ray, except where SQLSIM_REQUIRE_RAY is set (make test-ray, CI), where it must run.
 ray = __import__("ray") if os.environ.get("SQLSIM_REQUIRE_RAY") else pytest.importorskip("ray")
-import sqlsim_hosts  # noqa: E402
+import common  # noqa: E402  (scripts/common.py)
 
 import sqlsim.ray  # noqa: E402
 
@@ -47,7 +47,7 @@ def cluster():
 
 
 def duckdb_scores(expr):
-    con = sqlsim_hosts.connect_duckdb(EXTENSION)
+    con = common.connect_duckdb(EXTENSION)
     con.execute("CREATE TABLE t (id INTEGER, gold VARCHAR, pred VARCHAR, schema VARCHAR)")
     con.executemany("INSERT INTO t VALUES (?, ?, ?, ?)", [[r["id"], r["gold"], r["pred"], r["schema"]] for r in ROWS])
     return dict(con.execute(f"SELECT id, {expr} FROM t").fetchall())

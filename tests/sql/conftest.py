@@ -11,10 +11,10 @@ import pytest
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCRIPTS = os.path.join(ROOT, "scripts")
 sys.path.insert(0, SCRIPTS)
-import sqlsim_hosts  # noqa: E402
+import common  # noqa: E402  (scripts/common.py)
 
-SQLITE_EXTENSION = str(sqlsim_hosts.DIST / sqlsim_hosts.SQLITE_FILE)
-DUCKDB_EXTENSION = str(sqlsim_hosts.DIST / sqlsim_hosts.DUCKDB_FILE)
+SQLITE_EXTENSION = str(common.DIST / common.SQLITE_FILE)
+DUCKDB_EXTENSION = str(common.DIST / common.DUCKDB_FILE)
 DUCKDB_CLI = os.path.join(ROOT, ".venv", "bin", "duckdb")
 DATA = os.environ.get("SQLSIM_DATA", os.path.join(ROOT, "..", "shared", "data"))
 
@@ -27,7 +27,7 @@ class SqliteHost:
     name = "sqlite"
 
     def __init__(self):
-        self.con = sqlsim_hosts.connect_apsw(SQLITE_EXTENSION)
+        self.con = common.connect_apsw(SQLITE_EXTENSION)
 
     def rows(self, sql, params=()):
         try:
@@ -49,7 +49,7 @@ class DuckHost:
     name = "duckdb"
 
     def __init__(self):
-        self.con = sqlsim_hosts.connect_duckdb(DUCKDB_EXTENSION)
+        self.con = common.connect_duckdb(DUCKDB_EXTENSION)
 
     def rows(self, sql, params=()):
         try:
@@ -85,7 +85,7 @@ def duck_host():
 def run_sqlite_shell(script):
     """Runs `script` in the real sqlite3 shell with the extension loaded; returns the process."""
     return subprocess.run(
-        ["sqlite3", "-bail", *sqlsim_hosts.sqlite_shell_args(SQLITE_EXTENSION), ":memory:"],
+        ["sqlite3", "-bail", *common.sqlite_shell_args(SQLITE_EXTENSION), ":memory:"],
         input=script, capture_output=True, text=True, timeout=300,
     )
 
@@ -93,6 +93,6 @@ def run_sqlite_shell(script):
 def run_duckdb_shell(script):
     """Runs `script` in the real duckdb shell with the extension loaded; returns the process."""
     return subprocess.run(
-        [DUCKDB_CLI, *sqlsim_hosts.duckdb_shell_args(DUCKDB_EXTENSION), ":memory:"],
+        [DUCKDB_CLI, *common.duckdb_shell_args(DUCKDB_EXTENSION), ":memory:"],
         input=script, capture_output=True, text=True, timeout=300,
     )

@@ -12,7 +12,7 @@ import pytest
 
 from conftest import DUCKDB_CLI, DUCKDB_EXTENSION, ROOT
 import report_data
-import sqlsim_hosts  # conftest put scripts/ on sys.path
+import common  # scripts/common.py; conftest put scripts/ on sys.path
 
 SEP = "\t----- bird -----\t"
 # (db_id, difficulty, gold, pred, EX, Soft-F1)
@@ -57,7 +57,7 @@ def run_report(inputs, ves=None, pred=None):
     cmds = [arg for name, value in variables.items() for arg in ("-cmd", f"SET VARIABLE {name} = '{value}'")]
     if ves:
         cmds += ["-cmd", f"SET VARIABLE ves = {ves}"]
-    proc = subprocess.run([DUCKDB_CLI, *sqlsim_hosts.duckdb_shell_args(DUCKDB_EXTENSION), *cmds, ":memory:"],
+    proc = subprocess.run([DUCKDB_CLI, *common.duckdb_shell_args(DUCKDB_EXTENSION), *cmds, ":memory:"],
                           input=script, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == "", proc.stderr

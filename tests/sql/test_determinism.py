@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 from conftest import DUCKDB_EXTENSION, SqliteHost
-import sqlsim_hosts  # conftest put scripts/ on sys.path
+import common  # scripts/common.py; conftest put scripts/ on sys.path
 
 DDL = (
     "CREATE TABLE singer (singer_id INTEGER PRIMARY KEY, name TEXT NOT NULL, country TEXT, age INT);"
@@ -43,7 +43,7 @@ def verdict_facts(text):
 
 
 def duckdb_facts(threads):
-    con = sqlsim_hosts.connect_duckdb(DUCKDB_EXTENSION)
+    con = common.connect_duckdb(DUCKDB_EXTENSION)
     con.execute(f"SET threads = {threads}")
     rows = [(g, p, DDL, o) for g, p in PAIRS for o in OPTIONS]
     con.execute("CREATE TABLE pairs (gold TEXT, pred TEXT, s TEXT, o TEXT)")

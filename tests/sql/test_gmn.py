@@ -5,7 +5,7 @@ import os
 import pytest
 
 from conftest import ROOT, SCRIPTS, SQLITE_EXTENSION, HostError
-import sqlsim_hosts  # conftest put scripts/ on sys.path
+import common  # scripts/common.py; conftest put scripts/ on sys.path
 
 with open(os.path.join(ROOT, "tests", "fixtures", "plan_schema.json")) as f:
     SCHEMA = json.dumps(json.load(f))
@@ -77,7 +77,7 @@ import shutil
 import subprocess
 import sys
 
-DIST = str(sqlsim_hosts.DIST)
+DIST = str(common.DIST)
 ORT_LIB = "libonnxruntime.so.1.31.1"
 
 PROBE = r"""
@@ -85,7 +85,7 @@ import json, sys
 import apsw, duckdb
 directory, sql, params = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
 sys.path.insert(0, sys.argv[4])
-from sqlsim_hosts import connect_apsw, connect_duckdb
+from common import connect_apsw, connect_duckdb
 out = {}
 con = connect_apsw(directory + "/sqlsim.so")
 try:
@@ -141,7 +141,7 @@ def sizes(model):
 class SqliteHostless:
     @staticmethod
     def graph(gold, pred, model):
-        con = sqlsim_hosts.connect_apsw(SQLITE_EXTENSION)
+        con = common.connect_apsw(SQLITE_EXTENSION)
         return con.execute("SELECT sql_graph(?, ?, ?, ?)", (gold, pred, SCHEMA, model)).fetchone()[0]
 
 

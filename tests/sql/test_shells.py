@@ -49,16 +49,16 @@ def test_libz3_is_found_beside_the_extension_with_no_environment(tmp_path):
     import sys
 
     from conftest import DUCKDB_EXTENSION, SCRIPTS, SQLITE_EXTENSION
-    import sqlsim_hosts  # conftest put scripts/ on sys.path
+    import common  # scripts/common.py; conftest put scripts/ on sys.path
 
     probe = "SELECT json_extract(sqlsim_debug(), '$.z3');"
-    shell = subprocess.run(["/usr/bin/sqlite3", *sqlsim_hosts.sqlite_shell_args(SQLITE_EXTENSION), ":memory:",
+    shell = subprocess.run(["/usr/bin/sqlite3", *common.sqlite_shell_args(SQLITE_EXTENSION), ":memory:",
                             probe], cwd=tmp_path, env={}, capture_output=True, text=True, timeout=60)
     assert shell.stdout.startswith("5."), shell.stdout + shell.stderr
     script = f"""
 import json, sys
 sys.path.insert(0, {SCRIPTS!r})
-from sqlsim_hosts import connect_apsw, connect_duckdb
+from common import connect_apsw, connect_duckdb
 c = connect_apsw({SQLITE_EXTENSION!r})
 d = connect_duckdb({DUCKDB_EXTENSION!r})
 q = "SELECT sqlsim_debug()"

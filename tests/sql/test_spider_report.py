@@ -16,7 +16,7 @@ import pytest
 
 from conftest import DUCKDB_CLI, DUCKDB_EXTENSION, ROOT, SQLITE_EXTENSION
 import report_data
-import sqlsim_hosts  # conftest put scripts/ on sys.path
+import common  # scripts/common.py; conftest put scripts/ on sys.path
 
 FIXTURE = os.path.join(ROOT, "tests", "fixtures", "spider_eval")
 GOLD = os.path.join(FIXTURE, "gold.txt")
@@ -41,7 +41,7 @@ def run_duckdb_report(gold=GOLD, pred=PRED, tables=TABLES, etype=None, db=None, 
     cmds = [arg for name, value in variables.items() if value is not None
             for arg in ("-cmd", f"SET VARIABLE {name} = '{value}'")]
     proc = subprocess.run(
-        [DUCKDB_CLI, *sqlsim_hosts.duckdb_shell_args(DUCKDB_EXTENSION), *cmds, ":memory:"],
+        [DUCKDB_CLI, *common.duckdb_shell_args(DUCKDB_EXTENSION), *cmds, ":memory:"],
         input=script, capture_output=True, text=True, timeout=300)
     if not check:
         return proc
@@ -58,7 +58,7 @@ def run_sqlite_report(gold=GOLD, pred=PRED, tables=TABLES, etype=None, db=None):
         script = script.replace("{{ETYPE}}", etype)
     if db is not None:
         script = script.replace("{{DB}}", db)
-    proc = subprocess.run(["sqlite3", "-bail", *sqlsim_hosts.sqlite_shell_args(SQLITE_EXTENSION), ":memory:"],
+    proc = subprocess.run(["sqlite3", "-bail", *common.sqlite_shell_args(SQLITE_EXTENSION), ":memory:"],
                           input=script, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == "", proc.stderr
