@@ -1,3 +1,4 @@
+-- Written by scripts/build/sql_hosts.py from sql/source/spider_eval.sql: edit that file, then run `make docs`.
 -- The official Spider report (evaluation.py --etype match|exec|all) computed in DuckDB with sqlsim.
 --
 --   duckdb -unsigned -cmd "LOAD 'dist/sqlsim.duckdb_extension'" \
@@ -5,12 +6,15 @@
 --     -cmd "SET VARIABLE tables = 'tables.json'" [-cmd "SET VARIABLE etype = 'exec'" \
 --     -cmd "SET VARIABLE db = 'database'"] :memory: < sql/spider_eval.sql
 --
--- or `make spider-eval GOLD=... PRED=... TABLES=... [ETYPE=exec|all DB=...]`. Inputs are the official file formats: gold has
--- `SQL<TAB>db_id` per line, pred one SQL per line (text after a tab is ignored, as evaluation.py
--- does), tables is a Spider tables.json. Lines are stripped of surrounding whitespace and blank lines
--- are skipped (they separate sessions in the multi-turn format), so the n-th non-blank pred line is
--- scored against the n-th non-blank gold line; a missing pred line scores as an empty prediction.
--- Files are read whole with read_text, so quotes and tabs in the SQL need no escaping.
+-- or `make spider-eval GOLD=... PRED=... TABLES=... [ETYPE=exec|all DB=...]`. Files are read whole with
+-- read_text, so quotes and tabs in the SQL need no escaping. etype (default match) must be match, exec
+-- or all; exec and all need db.
+--
+-- Inputs are the official file formats: gold has `SQL<TAB>db_id` per line, pred one SQL per line
+-- (text after a tab is ignored, as evaluation.py does), tables is a Spider tables.json. Lines are
+-- stripped of surrounding whitespace and blank lines are skipped (they separate sessions in the
+-- multi-turn format), so the n-th non-blank pred line is scored against the n-th non-blank gold line;
+-- a missing pred line scores as an empty prediction.
 --
 -- Each example is evaluated once: spider_partial_match evaluates it, and spider_exact_match and
 -- spider_hardness on the same row (listed after it) read sqlsim's per-example cache. Aggregation follows
@@ -20,16 +24,16 @@
 -- A gold query the Spider parser rejects (evaluation.py would stop) is left out and counted on a
 -- separate line.
 --
--- etype (default match) chooses the sections as evaluation.py's --etype does: exec and all add the
--- execution accuracy row per hardness, exec leaves out the matching sections. Execution is
--- exec_match(db/<db_id>, gold, replace(pred, 'value', '1')): the folder db/<db_id> is evaluation.py's
--- database (every *.sqlite in it: one file for Spider, several for a test suite, matching only if all
--- match), the prediction gets evaluation.py's own `value` -> `1` replacement, and the comparison is
--- test-suite-sql-eval's (the default semantics, DISTINCT removed as without --keep_distinct). A gold query
--- that fails on its database (evaluation.py would stop with an AssertionError) or a missing database
--- scores as not matched and is counted on a line after the report (the `exec` column is NULL there).
--- After the script, temp tables spider_eval_pairs (the inputs by line), spider_eval_examples (one row per
--- example) and spider_eval_scores (level, metric, component, value at full precision) remain for further queries.
+-- etype exec and all add the execution accuracy row per hardness, exec leaves out the matching
+-- sections. Execution is exec_match(db/<db_id>, gold, replace(pred, 'value', '1')): the folder
+-- db/<db_id> is evaluation.py's database (every *.sqlite in it: one file for Spider, several for a test
+-- suite, matching only if all match), the prediction gets evaluation.py's own `value` -> `1`
+-- replacement, and the comparison is test-suite-sql-eval's (the default semantics, DISTINCT removed as
+-- without --keep_distinct). A gold query that fails on its database (evaluation.py would stop with an
+-- AssertionError) or a missing database scores as not matched and is counted on a line after the
+-- report (the `exec` column is NULL there). After the script, temp tables spider_eval_pairs (the inputs
+-- by line), spider_eval_examples (one row per example) and spider_eval_scores (level, metric, component,
+-- value at full precision) remain for further queries.
 
 .mode list
 .headers off
@@ -69,6 +73,8 @@ pairs AS (
 )
 SELECT * FROM pairs ORDER BY line;
 
+CREATE OR REPLACE TEMP TABLE spider_eval_schemas AS SELECT db_id, schema FROM spider_schemas(getvariable('tables'));
+
 -- One row per example (the `sqlsim spider` command runs this statement on slices of
 -- spider_eval_pairs, by line, to show progress; the marker below names the table it slices).
 -- sqlsim-cli: slices spider_eval_pairs
@@ -79,7 +85,7 @@ SELECT p.line, p.db_id, p.gold, p.pred,
        spider_hardness(p.gold, s.schema) AS hardness,
        CASE WHEN prm.etype IN ('exec', 'all')
             THEN exec_match(prm.db || '/' || p.db_id, p.gold, replace(p.pred, 'value', '1')) END AS exec
-FROM spider_eval_pairs p LEFT JOIN spider_schemas(getvariable('tables')) s USING (db_id), spider_eval_params prm
+FROM spider_eval_pairs p LEFT JOIN spider_eval_schemas s ON s.db_id = p.db_id, spider_eval_params prm
 ORDER BY p.line;
 
 CREATE OR REPLACE TEMP TABLE spider_eval_scores AS
@@ -100,25 +106,25 @@ per_level AS (
 ),
 unpivoted AS (
     SELECT e.line, e.hardness, c.component,
-           CAST(json_extract_string(e.partial, '$."' || c.component || '".acc') AS DOUBLE) AS acc,
-           CAST(json_extract_string(e.partial, '$."' || c.component || '".rec') AS DOUBLE) AS rec,
-           CAST(json_extract_string(e.partial, '$."' || c.component || '".label_total') AS BIGINT) AS label_total,
-           CAST(json_extract_string(e.partial, '$."' || c.component || '".pred_total') AS BIGINT) AS pred_total
+           CAST(e.partial ->> ('$."' || c.component || '".acc') AS DOUBLE) AS acc,
+           CAST(e.partial ->> ('$."' || c.component || '".rec') AS DOUBLE) AS rec,
+           CAST(e.partial ->> ('$."' || c.component || '".label_total') AS BIGINT) AS label_total,
+           CAST(e.partial ->> ('$."' || c.component || '".pred_total') AS BIGINT) AS pred_total
     FROM scored e, components c
 ),
 averaged AS (
     SELECT lv.level, c.component, count(u.line) AS n,
-           coalesce(avg(u.acc) FILTER (WHERE u.pred_total > 0), 0) AS acc,
-           coalesce(avg(u.rec) FILTER (WHERE u.label_total > 0), 0) AS rec
+           coalesce(avg(u.acc) FILTER (WHERE u.pred_total > 0), 0.0) AS acc,
+           coalesce(avg(u.rec) FILTER (WHERE u.label_total > 0), 0.0) AS rec
     FROM levels lv CROSS JOIN components c
     LEFT JOIN unpivoted u ON u.component = c.component AND (u.hardness = lv.level OR lv.level = 'all')
     GROUP BY lv.level, c.component
 )
-SELECT level, 'count' AS metric, NULL::VARCHAR AS component, CAST(n AS DOUBLE) AS value FROM per_level
+SELECT level, 'count' AS metric, CAST(NULL AS VARCHAR) AS component, CAST(n AS DOUBLE) AS value FROM per_level
 UNION ALL
-SELECT level, 'exact', NULL, CASE WHEN n = 0 THEN 0 ELSE exact_sum / n END FROM per_level
+SELECT level, 'exact', NULL, CASE WHEN n = 0 THEN 0.0 ELSE CAST(exact_sum AS DOUBLE) / n END FROM per_level
 UNION ALL
-SELECT level, 'exec', NULL, CASE WHEN n = 0 THEN 0 ELSE exec_sum / n END
+SELECT level, 'exec', NULL, CASE WHEN n = 0 THEN 0.0 ELSE CAST(exec_sum AS DOUBLE) / n END
 FROM per_level, spider_eval_params WHERE etype IN ('exec', 'all')
 UNION ALL
 SELECT level, 'acc', component, acc FROM averaged
@@ -126,8 +132,8 @@ UNION ALL
 SELECT level, 'rec', component, rec FROM averaged
 UNION ALL
 SELECT level, 'f1', component,
-       CASE WHEN n = 0 THEN 0
-            WHEN acc = 0 AND rec = 0 THEN 1
+       CASE WHEN n = 0 THEN 0.0
+            WHEN acc = 0 AND rec = 0 THEN 1.0
             ELSE 2.0 * acc * rec / (acc + rec) END
 FROM averaged;
 

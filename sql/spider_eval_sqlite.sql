@@ -1,3 +1,4 @@
+-- Written by scripts/build/sql_hosts.py from sql/source/spider_eval.sql: edit that file, then run `make docs`.
 -- The official Spider report (evaluation.py --etype match|exec|all) computed in the SQLite shell with
 -- sqlsim: the same report as sql/spider_eval.sql (DuckDB), number for number.
 --
@@ -6,14 +7,15 @@
 --       sql/spider_eval_sqlite.sql | sqlite3 -bail -cmd ".load ./dist/sqlsim" :memory:
 --
 -- or `make spider-eval GOLD=... PRED=... TABLES=... [ETYPE=exec|all DB=...]` (the paths must not contain
--- a quote or `|`). ETYPE left as the placeholder (or anything but exec and all) means match.
+-- a quote or `|`). ETYPE left as the placeholder (or anything but exec and all) means match. The files
+-- are read with `.import` in ascii mode, one line per row and no quote processing (the column separator
+-- is the ASCII unit separator, which SQL text does not contain).
+--
 -- Inputs are the official file formats: gold has `SQL<TAB>db_id` per line, pred one SQL per line
--- (text after a tab is ignored, as evaluation.py does), tables is a Spider tables.json. The files are
--- read with `.import` in ascii mode, one line per row and no quote processing (the column separator is
--- the ASCII unit separator, which SQL text does not contain). Lines are stripped of surrounding
--- whitespace and blank lines are skipped (they separate sessions in the multi-turn format), so the n-th
--- non-blank pred line is scored against the n-th non-blank gold line; a missing pred line scores as an
--- empty prediction.
+-- (text after a tab is ignored, as evaluation.py does), tables is a Spider tables.json. Lines are
+-- stripped of surrounding whitespace and blank lines are skipped (they separate sessions in the
+-- multi-turn format), so the n-th non-blank pred line is scored against the n-th non-blank gold line;
+-- a missing pred line scores as an empty prediction.
 --
 -- Each example is evaluated once: spider_partial_match evaluates it, and spider_exact_match and
 -- spider_hardness on the same row (listed after it) read sqlsim's per-example cache. Aggregation follows
@@ -23,11 +25,16 @@
 -- A gold query the Spider parser rejects (evaluation.py would stop) is left out and counted on a
 -- separate line.
 --
--- ETYPE exec and all add the execution accuracy row per hardness (exec without the matching sections),
--- as in sql/spider_eval.sql: exec_match(DB/<db_id>, gold, replace(pred, 'value', '1')), every *.sqlite of
--- the folder DB/<db_id> a database of the suite; a gold query that fails (evaluation.py would stop) or a
--- missing database scores as not matched and is counted on a line after the report. Temp tables
--- spider_eval_examples and spider_eval_scores remain, as in DuckDB.
+-- etype exec and all add the execution accuracy row per hardness, exec leaves out the matching
+-- sections. Execution is exec_match(db/<db_id>, gold, replace(pred, 'value', '1')): the folder
+-- db/<db_id> is evaluation.py's database (every *.sqlite in it: one file for Spider, several for a test
+-- suite, matching only if all match), the prediction gets evaluation.py's own `value` -> `1`
+-- replacement, and the comparison is test-suite-sql-eval's (the default semantics, DISTINCT removed as
+-- without --keep_distinct). A gold query that fails on its database (evaluation.py would stop with an
+-- AssertionError) or a missing database scores as not matched and is counted on a line after the
+-- report (the `exec` column is NULL there). After the script, temp tables spider_eval_pairs (the inputs
+-- by line), spider_eval_examples (one row per example) and spider_eval_scores (level, metric, component,
+-- value at full precision) remain for further queries.
 
 DROP TABLE IF EXISTS temp.spider_gold_raw;
 DROP TABLE IF EXISTS temp.spider_pred_raw;
@@ -41,16 +48,14 @@ CREATE TEMP TABLE spider_pred_raw(text TEXT);
 .headers off
 
 DROP TABLE IF EXISTS temp.spider_eval_params;
+
 CREATE TEMP TABLE spider_eval_params AS
 SELECT CASE WHEN '{{ETYPE}}' IN ('exec', 'all') THEN '{{ETYPE}}' ELSE 'match' END AS etype,
        nullif(rtrim('{{DB}}', '/'), '') AS db;
 
--- Materialized first: as the right side of a join, the table function would be rescanned per row.
-DROP TABLE IF EXISTS temp.spider_eval_schemas;
-CREATE TEMP TABLE spider_eval_schemas AS SELECT db_id, schema FROM spider_schemas('{{TABLES}}');
+DROP TABLE IF EXISTS temp.spider_eval_pairs;
 
-DROP TABLE IF EXISTS temp.spider_eval_examples;
-CREATE TEMP TABLE spider_eval_examples AS
+CREATE TEMP TABLE spider_eval_pairs AS
 WITH ws(chars) AS (SELECT ' ' || char(9) || char(10) || char(11) || char(12) || char(13)),
 gold_lines AS (
     SELECT row_number() OVER (ORDER BY r.rowid) AS line, trim(r.text, ws.chars) AS text
@@ -65,25 +70,35 @@ gold_split AS (
            CASE WHEN instr(text, char(9)) > 0 THEN substr(text, 1, instr(text, char(9)) - 1) ELSE text END AS gold,
            CASE WHEN instr(text, char(9)) > 0 THEN substr(text, instr(text, char(9)) + 1) ELSE '' END AS rest
     FROM gold_lines
-),
-pairs AS (
-    SELECT g.line, g.gold,
-           CASE WHEN instr(g.rest, char(9)) > 0 THEN substr(g.rest, 1, instr(g.rest, char(9)) - 1) ELSE g.rest END AS db_id,
-           CASE WHEN p.text IS NULL THEN ''
-                WHEN instr(p.text, char(9)) > 0 THEN substr(p.text, 1, instr(p.text, char(9)) - 1)
-                ELSE p.text END AS pred
-    FROM gold_split g LEFT JOIN pred_lines p USING (line)
 )
+SELECT g.line, g.gold,
+       CASE WHEN instr(g.rest, char(9)) > 0 THEN substr(g.rest, 1, instr(g.rest, char(9)) - 1) ELSE g.rest END AS db_id,
+       CASE WHEN p.text IS NULL THEN ''
+            WHEN instr(p.text, char(9)) > 0 THEN substr(p.text, 1, instr(p.text, char(9)) - 1)
+            ELSE p.text END AS pred
+FROM gold_split g LEFT JOIN pred_lines p USING (line)
+ORDER BY g.line;
+
+-- Materialized first: as the right side of a join, the table function would be rescanned per row.
+DROP TABLE IF EXISTS temp.spider_eval_schemas;
+CREATE TEMP TABLE spider_eval_schemas AS SELECT db_id, schema FROM spider_schemas('{{TABLES}}');
+
+-- One row per example (the `sqlsim spider` command runs this statement on slices of
+-- spider_eval_pairs, by line, to show progress; the marker below names the table it slices).
+-- sqlsim-cli: slices spider_eval_pairs
+DROP TABLE IF EXISTS temp.spider_eval_examples;
+CREATE TEMP TABLE spider_eval_examples AS
 SELECT p.line, p.db_id, p.gold, p.pred,
        spider_partial_match(p.gold, p.pred, s.schema) AS partial,
        spider_exact_match(p.gold, p.pred, s.schema) AS exact,
        spider_hardness(p.gold, s.schema) AS hardness,
        CASE WHEN prm.etype IN ('exec', 'all')
             THEN exec_match(prm.db || '/' || p.db_id, p.gold, replace(p.pred, 'value', '1')) END AS exec
-FROM pairs p LEFT JOIN temp.spider_eval_schemas s ON s.db_id = p.db_id, temp.spider_eval_params prm
+FROM spider_eval_pairs p LEFT JOIN spider_eval_schemas s ON s.db_id = p.db_id, spider_eval_params prm
 ORDER BY p.line;
 
 DROP TABLE IF EXISTS temp.spider_eval_scores;
+
 CREATE TEMP TABLE spider_eval_scores AS
 WITH levels(level, li) AS (
     VALUES ('easy', 1), ('medium', 2), ('hard', 3), ('extra', 4), ('all', 5)
@@ -93,7 +108,7 @@ components(component, ci) AS (
            ('group(no Having)', 5), ('group', 6), ('order', 7), ('and/or', 8), ('IUEN', 9),
            ('keywords', 10)
 ),
-scored AS (SELECT * FROM temp.spider_eval_examples WHERE hardness IS NOT NULL),
+scored AS (SELECT * FROM spider_eval_examples WHERE hardness IS NOT NULL),
 per_level AS (
     SELECT lv.level, count(e.line) AS n, coalesce(sum(e.exact), 0) AS exact_sum,
            coalesce(sum(e.exec), 0) AS exec_sum
@@ -102,10 +117,10 @@ per_level AS (
 ),
 unpivoted AS (
     SELECT e.line, e.hardness, c.component,
-           json_extract(e.partial, '$."' || c.component || '".acc') AS acc,
-           json_extract(e.partial, '$."' || c.component || '".rec') AS rec,
-           json_extract(e.partial, '$."' || c.component || '".label_total') AS label_total,
-           json_extract(e.partial, '$."' || c.component || '".pred_total') AS pred_total
+           CAST(e.partial ->> ('$."' || c.component || '".acc') AS DOUBLE) AS acc,
+           CAST(e.partial ->> ('$."' || c.component || '".rec') AS DOUBLE) AS rec,
+           CAST(e.partial ->> ('$."' || c.component || '".label_total') AS BIGINT) AS label_total,
+           CAST(e.partial ->> ('$."' || c.component || '".pred_total') AS BIGINT) AS pred_total
     FROM scored e, components c
 ),
 averaged AS (
@@ -116,12 +131,12 @@ averaged AS (
     LEFT JOIN unpivoted u ON u.component = c.component AND (u.hardness = lv.level OR lv.level = 'all')
     GROUP BY lv.level, c.component
 )
-SELECT level, 'count' AS metric, NULL AS component, CAST(n AS REAL) AS value FROM per_level
+SELECT level, 'count' AS metric, CAST(NULL AS VARCHAR) AS component, CAST(n AS DOUBLE) AS value FROM per_level
 UNION ALL
-SELECT level, 'exact', NULL, CASE WHEN n = 0 THEN 0.0 ELSE exact_sum * 1.0 / n END FROM per_level
+SELECT level, 'exact', NULL, CASE WHEN n = 0 THEN 0.0 ELSE CAST(exact_sum AS DOUBLE) / n END FROM per_level
 UNION ALL
-SELECT level, 'exec', NULL, CASE WHEN n = 0 THEN 0.0 ELSE exec_sum * 1.0 / n END
-FROM per_level, temp.spider_eval_params WHERE etype IN ('exec', 'all')
+SELECT level, 'exec', NULL, CASE WHEN n = 0 THEN 0.0 ELSE CAST(exec_sum AS DOUBLE) / n END
+FROM per_level, spider_eval_params WHERE etype IN ('exec', 'all')
 UNION ALL
 SELECT level, 'acc', component, acc FROM averaged
 UNION ALL
@@ -134,7 +149,10 @@ SELECT level, 'f1', component,
 FROM averaged;
 
 -- The report, laid out like evaluation.py's print_scores.
-WITH components(component, ci) AS (
+WITH levels(level, li) AS (
+    VALUES ('easy', 1), ('medium', 2), ('hard', 3), ('extra', 4), ('all', 5)
+),
+components(component, ci) AS (
     VALUES ('select', 1), ('select(no AGG)', 2), ('where', 3), ('where(no OP)', 4),
            ('group(no Having)', 5), ('group', 6), ('order', 7), ('and/or', 8), ('IUEN', 9),
            ('keywords', 10)
@@ -153,14 +171,14 @@ wide AS (
            max(value) FILTER (WHERE level = 'hard') AS hard,
            max(value) FILTER (WHERE level = 'extra') AS extra,
            max(value) FILTER (WHERE level = 'all') AS all_
-    FROM temp.spider_eval_scores s GROUP BY s.metric, s.component
+    FROM spider_eval_scores s GROUP BY s.metric, s.component
 ),
 report(mi, ci, sub, line) AS (
     SELECT -1, 0, 0, printf('%-20s %-20s %-20s %-20s %-20s %-20s', '', 'easy', 'medium', 'hard', 'extra', 'all')
     UNION ALL
     SELECT 0, 0, 0, printf('%-20s %-20d %-20d %-20d %-20d %-20d', 'count',
-                          CAST(easy AS INTEGER), CAST(medium AS INTEGER), CAST(hard AS INTEGER),
-                          CAST(extra AS INTEGER), CAST(all_ AS INTEGER))
+                          CAST(easy AS BIGINT), CAST(medium AS BIGINT), CAST(hard AS BIGINT),
+                          CAST(extra AS BIGINT), CAST(all_ AS BIGINT))
     FROM wide WHERE metric = 'count'
     UNION ALL
     SELECT 0, 1, 0, '=====================   EXECUTION ACCURACY     ====================='
@@ -185,12 +203,12 @@ report(mi, ci, sub, line) AS (
     SELECT 2, -1, 0, ''
     UNION ALL
     SELECT 5, 0, 0, printf('%-20s %d', 'gold parse errors', count(*))
-    FROM temp.spider_eval_examples WHERE hardness IS NULL HAVING count(*) > 0
+    FROM spider_eval_examples WHERE hardness IS NULL HAVING count(*) > 0
     UNION ALL
     SELECT 6, 0, 0, printf('%-20s %d', 'gold exec errors', count(*))
-    FROM temp.spider_eval_examples, temp.spider_eval_params
+    FROM spider_eval_examples, spider_eval_params
     WHERE etype IN ('exec', 'all') AND hardness IS NOT NULL AND exec IS NULL HAVING count(*) > 0
 )
-SELECT line FROM report, temp.spider_eval_params
+SELECT line FROM report, spider_eval_params
 WHERE etype IN ('match', 'all') OR mi NOT BETWEEN 1 AND 4
 ORDER BY mi, ci, sub;
