@@ -3,67 +3,32 @@
 from __future__ import annotations
 
 import argparse
-import json
+import os
 import sys
 
 from . import LoadError, __version__
+from ._errors import UsageError
 
-NULL_SCORE = {"sql_equivalent": 0.5}
+REQUIRE_GMN = ("make it an error when the GMN scores that sql_similarity averages by default cannot run "
+               "(ONNX Runtime or the models missing); without it that is a warning and the mean is ast_ted and relpm's")
+MISSING_SCHEMA = ("what to do with rows whose database is not in --schema: error (default: stop before scoring, "
+                  "naming them) or infer (score them with the schema inferred from their queries)")
 
 
-def _roc(args) -> int:
-    try:
-        from . import roc
-    except ImportError as e:
-        raise LoadError(f"sqlsim roc needs numpy and matplotlib: pip install 'sqlsim[roc]' ({e})") from e
-    from .score import Host, expression, read_rows, split_metrics
-    from ._schemas import Schemas
-
-    rows = [r for r in read_rows(args.file) if r.get(args.label) is not None]
-    if not rows:
-        from .reports import UsageError
-
-        raise UsageError(f"{args.file}: no rows with a label in column {args.label!r}")
-    labels = [int(r[args.label]) for r in rows]
-    metrics = split_metrics(args.metrics)
-    missing = [m for m in metrics if m not in rows[0]]
-    if missing:  # computed here from the gold and pred columns
-        schemas = Schemas(args.schema)
-        host = Host("duckdb")
-        functions = host.functions()
-        host.put([(i, r.get(args.gold_column), r.get(args.pred_column),
-                   (r.get(args.schema_column) if args.schema_column
-                    else schemas.get(r.get(args.db_id_column) if schemas.per_db else None)))
-                  for i, r in enumerate(rows)])
-        exprs = [expression(m, functions) for m in missing]
-        for rec in host.query("SELECT row, " + ", ".join(exprs) + " FROM pairs ORDER BY row"):
-            for m, v in zip(missing, rec[1:]):
-                rows[rec[0]][m] = v
-    curves = []
-    print(f"{'metric':<28} {'n':>6} {'pos':>5} {'AUC':>7}  95% bootstrap interval ({args.resamples} resamples)")
-    for m in metrics:
-        null = args.null_score if args.null_score is not None else NULL_SCORE.get(m, 0.0)
-        scores = [float(r[m]) if r[m] is not None else null for r in rows]
-        c = roc.curve(m, scores, labels, resamples=args.resamples)
-        curves.append(c)
-        ci = f"[{c.interval[0]:.4f}, {c.interval[1]:.4f}]" if c.interval else "-"
-        auc = f"{c.auc:.4f}" if c.auc is not None else "-"
-        print(f"{m:<28} {len(rows):>6} {sum(labels):>5} {auc:>7}  {ci}")
-    if args.output:
-        roc.plot(curves, args.output, args.title or f"ROC: {args.file} ({len(rows)} pairs, {sum(labels)} positive)")
-        print(f"wrote {args.output}")
-    return 0
+def _sub(sub, name, **kwargs):
+    return sub.add_parser(name, allow_abbrev=False, **kwargs)
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="sqlsim", description="SQL similarity and text-to-SQL evaluation "
-                                "(sqlsim's SQLite/DuckDB extension, run from the command line).")
+    p = argparse.ArgumentParser(prog="sqlsim", allow_abbrev=False,
+                                description="SQL similarity and text-to-SQL evaluation "
+                                            "(sqlsim's SQLite/DuckDB extension, run from the command line).")
     p.add_argument("--version", action="version", version=f"sqlsim {__version__}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    s = sub.add_parser("spider", help="the official Spider report (evaluation.py --gold --pred --table --db --etype)",
-                       description="Spider's evaluation.py report, same numbers and layout "
-                                   "(computed by sql/spider_eval.sql in DuckDB).")
+    s = _sub(sub, "spider", help="the official Spider report (evaluation.py --gold --pred --table --db --etype)",
+             description="Spider's evaluation.py report, same numbers and layout "
+                         "(computed by sql/spider_eval.sql in DuckDB).")
     s.add_argument("--gold", required=True, help="gold file: SQL<TAB>db_id per line")
     s.add_argument("--pred", required=True, help="prediction file: one SQL per line")
     s.add_argument("--table", required=True, help="Spider tables.json")
@@ -73,9 +38,9 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--examples", help="also write one JSON record per example to this file")
     s.add_argument("--threads", type=int, help="DuckDB threads (default: all cores)")
 
-    b = sub.add_parser("bird", help="BIRD's EX, Soft-F1 and R-VES per difficulty",
-                       description="BIRD's report (computed by sql/bird_eval.sql in DuckDB); arguments as "
-                                   "BIRD's evaluation scripts take them.")
+    b = _sub(sub, "bird", help="BIRD's EX, Soft-F1 and R-VES per difficulty",
+             description="BIRD's report (computed by sql/bird_eval.sql in DuckDB); arguments as "
+                         "BIRD's evaluation scripts take them.")
     b.add_argument("--predicted_sql_path", required=True,
                    help="predict_dev.json, or the folder prefix BIRD appends predict_<data_mode>.json to")
     b.add_argument("--ground_truth_path", required=True,
@@ -90,10 +55,11 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("--ves", action="store_true", help="also R-VES (times every matching pair 100 times each way)")
     b.add_argument("--examples", help="also write one JSON record per example to this file")
 
-    c = sub.add_parser("score", help="score a JSONL/CSV/Parquet file of pairs (resumable)",
-                       description="Scores every (gold, pred) pair of a JSONL, CSV or Parquet file with the chosen "
-                                   "metrics and writes them as columns (JSONL, CSV or Parquet). Rerunning with the "
-                                   "same output resumes where it stopped.")
+    c = _sub(sub, "score", help="score a JSONL/CSV/Parquet file of pairs (resumable)",
+             description="Scores every (gold, pred) pair of a JSONL, CSV or Parquet file with the chosen "
+                         "metrics and writes them as columns (JSONL, CSV or Parquet). Rerunning with the "
+                         "same output resumes where it stopped, once it is checked to come from the same "
+                         "command and input.")
     c.add_argument("input")
     c.add_argument("-o", "--output", required=True)
     c.add_argument("--metrics", default="sql_similarity",
@@ -108,13 +74,16 @@ def parser() -> argparse.ArgumentParser:
     c.add_argument("--keep", help="comma-separated input columns to copy to the output (e.g. id,label)")
     c.add_argument("--host", choices=["duckdb", "sqlite"], default="duckdb")
     c.add_argument("--threads", type=int, help="DuckDB threads (default: all cores)")
-    c.add_argument("--batch", type=int, default=256, help="pairs per slice written (default 256)")
+    c.add_argument("--batch", type=int, default=256,
+                   help="most pairs per slice written (default 256; slices start smaller and grow while fast)")
     c.add_argument("--no-resume", dest="resume", action="store_false",
                    help="start again instead of skipping rows already in the output")
+    c.add_argument("--missing-schema", choices=["error", "infer"], default="error", help=MISSING_SCHEMA)
+    c.add_argument("--require-gmn", action="store_true", help=REQUIRE_GMN)
 
-    e = sub.add_parser("explain", help="why sql_similarity scores a pair as it does, with the counterexample",
-                       description="sql_similarity with its components, the verdict's reason and the "
-                                   "counterexample database with both outputs.")
+    e = _sub(sub, "explain", help="why sql_similarity scores a pair as it does, with the counterexample",
+             description="sql_similarity with its components, the verdict's reason and the "
+                         "counterexample database with both outputs.")
     e.add_argument("gold", help="gold SQL (or a .sql file)")
     e.add_argument("pred", help="predicted SQL (or a .sql file)")
     e.add_argument("--schema", help="schema text, a DDL file, a tables.json/schema.json (with --db-id), "
@@ -123,13 +92,14 @@ def parser() -> argparse.ArgumentParser:
     e.add_argument("--options", help="sqlsim options as JSON, e.g. '{\"semantics\": \"set\"}'")
     e.add_argument("--host", choices=["duckdb", "sqlite"], default="duckdb")
     e.add_argument("--json", action="store_true", help="print JSON instead of text")
+    e.add_argument("--require-gmn", action="store_true", help=REQUIRE_GMN)
 
-    r = sub.add_parser("roc", help="ROC AUC with a bootstrap 95%% interval and a ROC plot (PNG)",
-                       description="AUC of each metric against a 0/1 label column, with a stratified bootstrap "
-                                   "95%% interval, and one ROC figure with every metric. Metrics that are not "
-                                   "columns of FILE are computed from its gold and pred columns.")
+    r = _sub(sub, "roc", help="ROC AUC with a bootstrap 95%% interval and a ROC plot (PNG)",
+             description="AUC of each metric against a 0/1 label column, with a stratified bootstrap "
+                         "95% interval, and one ROC figure with every metric. Metrics that are not "
+                         "columns of FILE are computed from its gold and pred columns.")
     r.add_argument("file", help="JSONL, CSV or Parquet (e.g. the output of `sqlsim score`)")
-    r.add_argument("--label", required=True, help="the 0/1 label column (rows with NULL are skipped)")
+    r.add_argument("--label", required=True, help="the 0/1 label column (rows with a null label are left out)")
     r.add_argument("--metrics", required=True, help="comma-separated score columns or sqlsim functions")
     r.add_argument("-o", "--output", help="PNG file for the ROC plot")
     r.add_argument("--title")
@@ -138,15 +108,15 @@ def parser() -> argparse.ArgumentParser:
     r.add_argument("--gold-column", default="gold")
     r.add_argument("--pred-column", default="pred")
     r.add_argument("--db-id-column", default="db_id")
-    r.add_argument("--schema-column")
-    r.add_argument("--schema")
+    r.add_argument("--schema-column", help="a column holding each pair's schema text")
+    r.add_argument("--schema", help="as for score: a tables.json/schema.json (by the db_id column), DDL, or text")
+    r.add_argument("--missing-schema", choices=["error", "infer"], default="error", help=MISSING_SCHEMA)
+    r.add_argument("--require-gmn", action="store_true", help=REQUIRE_GMN)
     return p
 
 
 def main(argv=None) -> int:
     args = parser().parse_args(argv)
-    from .reports import UsageError
-
     try:
         if args.command == "spider":
             from .reports import spider as run
@@ -157,9 +127,12 @@ def main(argv=None) -> int:
         elif args.command == "explain":
             from .explain import explain as run
         else:
-            run = _roc
+            from ._roc_command import roc_command as run
         return run(args)
-    except (UsageError, LoadError, ValueError, FileNotFoundError) as e:
+    except BrokenPipeError:  # the reader stopped early (`| head`): nothing more to say
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    except (UsageError, LoadError, ValueError, OSError) as e:
         print(f"sqlsim {args.command}: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -1,186 +1,217 @@
-"""`sqlsim score`: a file of (gold, pred) pairs in (JSONL, CSV or Parquet, read by DuckDB), the chosen
-metrics as columns out (JSONL, CSV or Parquet), computed in DuckDB (default) or SQLite.
+"""`sqlsim score`: a file of (gold, pred) pairs in (JSONL, CSV or Parquet), the chosen metrics as
+columns out (JSONL, CSV or Parquet), computed in DuckDB (default) or SQLite.
 
-Resumable: rows are scored in slices and each slice is appended to the output (a Parquet output is
-collected in OUT.partial.jsonl and written at the end); a rerun with the same output skips the input
-rows (by `row`, the 0-based input position) already there. A line cut short by an interrupted run is
-dropped before appending."""
+Everything about the input is checked before the output is opened: the columns, the schemas of
+every row, each metric on a trial pair. Resumable: rows are scored in slices and each slice is
+appended to the output (a Parquet output is collected in OUT.partial.jsonl and written at the end);
+a rerun with the same output skips the rows already there, after checking that the output was made
+by the same command (the same columns, and the same gold and pred in every row it holds). A line cut
+short by an interrupted run is dropped before appending. An output this run created is removed
+when the run fails."""
 
 from __future__ import annotations
 
 import csv
 import json
 import os
+import sys
 from pathlib import Path
 
-from . import connect_duckdb, load
-from ._progress import progress
-from ._schemas import Schemas
+from ._errors import UsageError
+from ._host import Host, gmn_notice, score_slices, split_metrics
+from ._inputs import read_rows
+from ._pairs import parse_failures, parse_notes, prepare
 from ._scripts import sql_string
-from .reports import UsageError
 
-READERS = {".jsonl": "read_json_auto({}, format='newline_delimited')", ".ndjson": "read_json_auto({}, "
-           "format='newline_delimited')", ".json": "read_json_auto({})", ".csv": "read_csv_auto({}, header=true)",
-           ".tsv": "read_csv_auto({}, header=true, delim='\t')", ".parquet": "read_parquet({})"}
 WRITE_FORMATS = (".jsonl", ".csv", ".parquet")
 
 
-def read_rows(path: str) -> list[dict]:
-    suffix = Path(path).suffix.lower()
-    if suffix not in READERS:
-        raise UsageError(f"{path}: the input must end in {', '.join(READERS)}")
-    if not Path(path).is_file():
-        raise UsageError(f"{path}: no such file")
+def warn(message: str):
+    print(f"sqlsim score: {message}", file=sys.stderr)
+
+
+def _cell(v) -> str:
+    return "" if v is None else str(v)
+
+
+def _existing(path: Path) -> tuple[list, list, bytes]:
+    """(columns, rows as dicts, the bytes to keep) of a JSONL or CSV output; a last line cut short
+    by an interruption is not counted (and is dropped when appending)."""
+    data = path.read_bytes()
+    keep = data[: data.rfind(b"\n") + 1] if not data.endswith(b"\n") else data
+    try:
+        text = keep.decode("utf-8")
+    except UnicodeDecodeError:
+        raise UsageError(f"-o {path}: exists and is not a sqlsim score output (not UTF-8 text); use another "
+                         "output, or --no-resume to replace it") from None
+    if path.suffix.lower() == ".csv":
+        records = list(csv.reader(text.splitlines()))
+        if not records:
+            return [], [], keep
+        header = records[0]
+        return header, [dict(zip(header, r)) for r in records[1:] if r], keep
+    rows, columns = [], []
+    for n, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            r = json.loads(line)
+        except ValueError:
+            raise UsageError(f"-o {path}: line {n} is not JSON, so the file is not a sqlsim score output; use "
+                             "another output, or --no-resume to replace it") from None
+        if not isinstance(r, dict):
+            raise UsageError(f"-o {path}: line {n} is not a JSON object; not a sqlsim score output")
+        if not columns:
+            columns = list(r)
+        rows.append(r)
+    return columns, rows, keep
+
+
+def _check_resume(path: Path, columns: list, found_columns: list, found: list, pairs, gold_col, pred_col,
+                  source: str) -> set:
+    """The rows of `found` (an existing output) after checking it was made by the same command."""
+    if not found:
+        return set()
+    if found_columns != columns:
+        raise UsageError(f"-o {path} holds the columns {', '.join(found_columns)}, but this run writes "
+                         f"{', '.join(columns)} (other --metrics or --keep): use another output, or --no-resume to "
+                         "score every row again into it")
+    done = set()
+    n = len(pairs.gold)
+    for r in found:
+        try:
+            row = int(r["row"])
+        except (KeyError, TypeError, ValueError):
+            raise UsageError(f"-o {path}: a row without a valid 'row' value ({str(r)[:60]}); not a sqlsim score "
+                             "output") from None
+        if not 0 <= row < n or _cell(r.get(gold_col)) != _cell(pairs.gold[row]) or \
+                _cell(r.get(pred_col)) != _cell(pairs.pred[row]):
+            raise UsageError(f"-o {path}: its row {row} was scored from another input than {source} (whose row "
+                             f"{row} {'does not exist' if not 0 <= row < n else 'has another gold or pred'}): use "
+                             "another output, or --no-resume to score every row again into it")
+        done.add(row)
+    return done
+
+
+def _parquet_complete(out: Path, columns: list, pairs, gold_col, pred_col, source: str) -> bool:
     import duckdb
 
-    con = duckdb.connect()
-    rel = con.sql("SELECT * FROM " + READERS[suffix].format(sql_string(path)))
-    names = rel.columns
-    return [dict(zip(names, r)) for r in rel.fetchall()]
+    try:
+        rel = duckdb.connect().sql(f"SELECT * FROM read_parquet({sql_string(str(out))}) ORDER BY row")
+        found_columns, found = rel.columns, [dict(zip(rel.columns, r)) for r in rel.fetchall()]
+    except duckdb.Error:
+        raise UsageError(f"-o {out}: exists and is not a Parquet file written by sqlsim score; use another output, "
+                         "or --no-resume to replace it") from None
+    done = _check_resume(out, columns, found_columns, found, pairs, gold_col, pred_col, source)
+    if len(done) != len(pairs.gold):
+        raise UsageError(f"-o {out}: holds {len(done)} of the {len(pairs.gold)} rows of {source}: use another "
+                         "output, or --no-resume to score every row again into it")
+    return True
 
 
-def split_metrics(text: str) -> list[str]:
-    """Comma-separated metrics; commas inside parentheses belong to an expression."""
-    metrics, depth, current = [], 0, ""
-    for ch in text:
-        depth += (ch == "(") - (ch == ")")
-        if ch == "," and depth == 0:
-            metrics.append(current.strip())
-            current = ""
-        else:
-            current += ch
-    metrics.append(current.strip())
-    return [m for m in metrics if m]
+def _output_path(args) -> Path:
+    out = Path(args.output)
+    if out.suffix.lower() not in WRITE_FORMATS:
+        raise UsageError(f"-o {out}: must end in {', '.join(WRITE_FORMATS)}")
+    if out.is_dir():
+        raise UsageError(f"-o {out}: is a folder, expected a file name")
+    if not out.parent.is_dir():
+        raise UsageError(f"-o {out}: the folder {out.parent} does not exist")
+    if out.exists() and Path(args.input).exists() and out.resolve() == Path(args.input).resolve():
+        raise UsageError(f"-o {out}: is the input file; write the scores to another file")
+    return out
 
 
-class Host:
-    """A connection with sqlsim loaded and a `pairs(row, gold, pred, schema)` table per slice."""
+def score(args) -> int:
+    out = _output_path(args)
+    if args.batch < 1:
+        raise UsageError(f"--batch {args.batch}: expected a positive number")
+    rows = read_rows(args.input)
+    if not rows:
+        raise UsageError(f"{args.input}: no rows to score")
+    host = Host(args.host, args.threads)
+    metrics = split_metrics(args.metrics)
+    keep = [c for c in (args.keep.split(",") if args.keep else []) if c.strip()]
+    keep = [c.strip() for c in keep]
+    from ._inputs import require_columns
 
-    def __init__(self, name: str, threads: int | None = None):
-        self.name = name
-        if name == "duckdb":
-            self.con = connect_duckdb(config={"threads": threads} if threads else None)
-        else:
-            try:
-                import apsw
+    require_columns(rows, args.input, {c: "--keep" for c in keep})
+    columns = ["row"] + keep + [args.gold_column, args.pred_column] + metrics
+    twice = sorted({c for c in columns if columns.count(c) > 1})
+    if twice:
+        raise UsageError(f"the output would hold the column {', '.join(twice)} twice (--keep, the gold/pred columns "
+                         "and --metrics must differ)")
+    pairs = prepare(rows, args, host, args.input)
+    exprs = host.check_metrics(metrics)
+    gmn_notice(host, "score", metrics, args.require_gmn, warn)
+    if pairs.inferred:
+        warn(f"warning: {sum(map(len, pairs.inferred.values()))} rows of databases missing from {args.schema} "
+             f"({', '.join(map(repr, list(pairs.inferred)[:5]))}) are scored with the schema inferred from their "
+             "queries (--missing-schema infer)")
+    gold_failures, pred_failures = parse_failures(host, pairs)
 
-                self.con = load(apsw.Connection(":memory:"))
-            except ImportError:
-                import sqlite3
+    parquet = out.suffix.lower() == ".parquet"
+    partial = out.with_name(out.name + ".partial.jsonl") if parquet else out
+    if parquet and out.exists() and args.resume:
+        _parquet_complete(out, columns, pairs, args.gold_column, args.pred_column, args.input)
+        print(f"sqlsim score: {out} is complete ({len(rows)} rows of {args.input}, {', '.join(metrics)}); "
+              "--no-resume scores them again")
+        return 0
+    done: set = set()
+    keep_bytes = None
+    if args.resume and partial.is_file() and partial.stat().st_size > 0:
+        found_columns, found, keep_bytes = _existing(partial)
+        done = _check_resume(partial, columns, found_columns, found, pairs, args.gold_column, args.pred_column,
+                             args.input)
+    created = not partial.exists() or not args.resume
+    if keep_bytes is not None and keep_bytes != partial.read_bytes():
+        partial.write_bytes(keep_bytes)  # the line an interruption cut short
+    todo = [i for i in range(len(rows)) if i not in done]
+    new_csv = partial.suffix.lower() == ".csv" and (created or not done)
+    mode = "w" if created or not done else "a"
+    try:
+        with open(partial, mode, encoding="utf-8", newline="") as f:
+            writer = csv.writer(f) if partial.suffix.lower() == ".csv" else None
+            if writer and new_csv:
+                writer.writerow(columns)
 
-                self.con = load(sqlite3.connect(":memory:"))
+            def write(records, _part):
+                for rec in records:
+                    r = rows[rec[0]]
+                    values = [rec[0]] + [_value(r.get(c)) for c in keep] + [pairs.gold[rec[0]], pairs.pred[rec[0]]] \
+                        + list(rec[1:])
+                    if writer:
+                        writer.writerow(["" if v is None else v for v in values])
+                    else:
+                        f.write(json.dumps(dict(zip(columns, values)), ensure_ascii=False) + "\n")
+                f.flush()
+                os.fsync(f.fileno())
 
-    def query(self, sql: str, params=()):
-        cur = self.con.execute(sql, params) if params else self.con.execute(sql)
-        return list(cur.fetchall() if hasattr(cur, "fetchall") else cur)
+            score_slices(host, todo, exprs, pairs.row, "score", len(rows), len(done), args.batch, write)
+        if parquet:
+            import duckdb
 
-    def functions(self) -> dict:
-        return {name: sig for name, kind, sig in self.query("SELECT name, kind, signature FROM sqlsim_functions()")
-                if kind == "scalar"}
-
-    def put(self, rows):
-        if self.name == "duckdb":
-            self.con.execute("CREATE OR REPLACE TEMP TABLE pairs (row BIGINT, gold VARCHAR, pred VARCHAR, "
-                             "schema VARCHAR)")
-            self.con.execute("INSERT INTO pairs SELECT unnest($1::BIGINT[]), unnest($2::VARCHAR[]), "
-                             "unnest($3::VARCHAR[]), unnest($4::VARCHAR[])",
-                             [[r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows], [r[3] for r in rows]])
-        else:
-            self.con.execute("DROP TABLE IF EXISTS temp.pairs")
-            self.con.execute("CREATE TEMP TABLE pairs (row INTEGER PRIMARY KEY, gold TEXT, pred TEXT, schema TEXT)")
-            self.con.executemany("INSERT INTO pairs VALUES (?, ?, ?, ?)", rows)
-
-
-def expression(metric: str, functions: dict) -> str:
-    if "(" in metric:
-        return metric
-    if metric not in functions:
-        raise UsageError(f"--metrics: {metric} is not a scalar function of sqlsim "
-                         f"(try {', '.join(sorted(f for f in functions if '_' in f)[:8])}, ...)")
-    return f"{metric}(gold, pred, schema)" if "schema" in functions[metric] else f"{metric}(gold, pred)"
-
-
-def _done_rows(out: Path) -> set:
-    """Rows already in a JSONL or CSV output; a last line cut short is removed from the file."""
-    if not out.is_file() or out.stat().st_size == 0:
-        return set()
-    data = out.read_bytes()
-    if not data.endswith(b"\n"):
-        data = data[: data.rfind(b"\n") + 1]
-        out.write_bytes(data)
-    text = data.decode("utf-8")
-    if out.suffix.lower() == ".csv":
-        return {int(r["row"]) for r in csv.DictReader(text.splitlines())}
-    return {json.loads(line)["row"] for line in text.splitlines() if line.strip()}
+            duckdb.connect().execute(
+                f"COPY (SELECT * FROM read_json_auto({sql_string(str(partial))}, format='newline_delimited') "
+                f"ORDER BY row) TO {sql_string(str(out))} (FORMAT parquet)")
+            partial.unlink()
+    except KeyboardInterrupt:
+        raise  # the slices written so far stay, for a rerun to resume
+    except BaseException:
+        if created:
+            partial.unlink(missing_ok=True)
+            if parquet:
+                out.unlink(missing_ok=True)
+        raise
+    nulls = [i for i in range(len(rows)) if pairs.gold[i] is None or pairs.pred[i] is None]
+    notes = parse_notes(gold_failures, pred_failures, nulls, warn)
+    if pairs.inferred:
+        notes.append(f"{sum(map(len, pairs.inferred.values()))} rows with an inferred schema")
+    skipped = f", {len(done)} already there" if done else ""
+    extra = f"; {'; '.join(notes)}" if notes else ""
+    print(f"sqlsim score: {len(todo)} pairs scored{skipped} -> {out} ({', '.join(metrics)}; {args.host}){extra}")
+    return 0
 
 
 def _value(v):
     return v if v is None or isinstance(v, (int, float, str, bool)) else str(v)
-
-
-def score(args) -> int:
-    out = Path(args.output)
-    if out.suffix.lower() not in WRITE_FORMATS:
-        raise UsageError(f"--output {out}: must end in {', '.join(WRITE_FORMATS)}")
-    rows = read_rows(args.input)
-    if rows and (args.gold_column not in rows[0] or args.pred_column not in rows[0]):
-        raise UsageError(f"{args.input}: needs columns {args.gold_column!r} and {args.pred_column!r} "
-                         f"(has {', '.join(rows[0])}; see --gold-column/--pred-column)")
-    schemas = Schemas(args.schema)
-    if args.schema_column and rows and args.schema_column not in rows[0]:
-        raise UsageError(f"{args.input}: no schema column {args.schema_column!r}")
-    keep = [c for c in (args.keep.split(",") if args.keep else []) if c]
-    for c in keep:
-        if rows and c not in rows[0]:
-            raise UsageError(f"--keep: {args.input} has no column {c!r}")
-
-    def schema_of(r):
-        if args.schema_column:
-            s = r.get(args.schema_column)
-            return s if s is None or isinstance(s, str) else json.dumps(s)
-        return schemas.get(r.get(args.db_id_column) if schemas.per_db else None)
-
-    host = Host(args.host, args.threads)
-    metrics = split_metrics(args.metrics)
-    exprs = [expression(m, host.functions()) for m in metrics]
-    partial = out.with_name(out.name + ".partial.jsonl") if out.suffix.lower() == ".parquet" else out
-    if out.suffix.lower() == ".parquet" and out.exists() and not partial.exists():
-        print(f"sqlsim score: {out} is complete ({len(rows)} input rows); delete it to score again")
-        return 0
-    done = _done_rows(partial) if args.resume else set()
-    if not args.resume and partial.exists():
-        partial.unlink()
-    todo = [i for i in range(len(rows)) if i not in done]
-    columns = ["row"] + keep + [args.gold_column, args.pred_column] + metrics
-    new_csv = partial.suffix.lower() == ".csv" and (not partial.exists() or partial.stat().st_size == 0)
-    size = max(1, args.batch)
-    with open(partial, "a", encoding="utf-8", newline="") as f, \
-            progress(total=len(rows), desc="score", unit="pair", initial=len(done)) as bar:
-        writer = csv.writer(f) if partial.suffix.lower() == ".csv" else None
-        if writer and new_csv:
-            writer.writerow(columns)
-        for start in range(0, len(todo), size):
-            part = todo[start:start + size]
-            host.put([(i, rows[i][args.gold_column], rows[i][args.pred_column], schema_of(rows[i])) for i in part])
-            scored = host.query("SELECT row, " + ", ".join(exprs) + " FROM pairs ORDER BY row")
-            for rec in scored:
-                r = rows[rec[0]]
-                values = [rec[0]] + [_value(r.get(c)) for c in keep] + [r[args.gold_column], r[args.pred_column]] \
-                    + list(rec[1:])
-                if writer:
-                    writer.writerow(["" if v is None else v for v in values])
-                else:
-                    f.write(json.dumps(dict(zip(columns, values)), ensure_ascii=False) + "\n")
-            f.flush()
-            os.fsync(f.fileno())
-            bar.update(len(part))
-    if out.suffix.lower() == ".parquet":
-        import duckdb
-
-        duckdb.connect().execute(
-            f"COPY (SELECT * FROM read_json_auto({sql_string(str(partial))}, format='newline_delimited') ORDER BY row)"
-            f" TO {sql_string(str(out))} (FORMAT parquet)")
-        partial.unlink()
-    skipped = f", {len(done)} already there" if done else ""
-    print(f"sqlsim score: {len(todo)} pairs scored{skipped} -> {out} ({', '.join(metrics)}; {args.host})")
-    return 0
