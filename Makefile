@@ -3,6 +3,10 @@
 # packages and the Python venv are installed on first use. The venv holds requirements-dev.txt
 # (demo and tests); the GMN training stack (requirements-train.txt) and the reference benchmark
 # stack (requirements-bench.txt) are added only by the targets that use them.
+#
+# `make help` lists every target: the `## ` line right above a target's rule is its description
+# (tests/docs/test_make_help.py checks that every target has one, that .PHONY names them all, and
+# that docs/development.md lists the same targets with the same descriptions).
 
 SHELL := /bin/bash
 VENV := .venv
@@ -38,13 +42,23 @@ ORT_SONAME := libonnxruntime.so.1.31.1
 MODELS := $(wildcard models/*.onnx)
 DIST_MODELS := $(patsubst models/%,$(DIST)/%,$(MODELS))
 
-.PHONY: z3 ort all demo train-venv bench-venv test test-rust check test-sql test-duckdb-versions test-models test-models-jax test-docs docs test-wheel wheel notices test-python test-ray ray-venv lint bench bench-scale eval eval-calcite eval-rewrites spider-eval bird-eval evaluate-run evaluate-run-sqlite train-gmn deps venv clean
+.PHONY: help all deps venv train-venv bench-venv ray-venv z3 ort notices wheel demo docs \
+  test test-rust test-data check test-sql test-duckdb-versions test-models test-models-jax test-docs \
+  test-wheel test-python test-ray stress stress-short fuzz fuzz-short lint compare-builds \
+  bench bench-scale eval eval-calcite eval-rewrites exec-agreement eval-floors spider-eval bird-eval \
+  evaluate-run evaluate-run-sqlite train-gmn clean
 
 # The licenses travel with the binaries: sqlsim's LICENSE, THIRD_PARTY_NOTICES (Z3, ONNX Runtime, SQLite,
 # DuckDB, the Rust crates; `make notices` rewrites it) and ONNX Runtime's own third-party notices.
 NOTICES := $(DIST)/LICENSE $(DIST)/THIRD_PARTY_NOTICES $(DIST)/ONNXRUNTIME_THIRD_PARTY_NOTICES.txt
 
+## Build dist/: both extensions, libz3, ONNX Runtime, the GMN models and the notices
 all: $(DIST)/sqlsim.so $(DIST)/sqlsim.duckdb_extension $(DIST)/$(Z3_SONAME) $(DIST)/$(ORT_SONAME) $(DIST_MODELS) $(NOTICES)
+
+## List every target with its description
+help:
+	@awk '/^## /{doc=substr($$0, 4); next} \
+	  doc != "" && /^[a-z][a-z0-9-]*:/{split($$0, t, ":"); printf "%-22s %s\n", t[1], doc} {doc=""}' $(firstword $(MAKEFILE_LIST))
 
 # --- dependencies -----------------------------------------------------------------------------
 # System packages: bindgen (sqlite-loadable) needs libclang; tests need the real sqlite3 shell.
@@ -57,6 +71,7 @@ all: $(DIST)/sqlsim.so $(DIST)/sqlsim.duckdb_extension $(DIST)/$(Z3_SONAME) $(DI
 	fi
 	@mkdir -p .cache && touch $@
 
+## Install the missing Debian packages (libclang-dev, libsqlite3-dev, sqlite3, python3-venv)
 deps: .cache/deps.stamp
 
 $(VENV)/.stamp: requirements-dev.txt .cache/deps.stamp
@@ -64,6 +79,7 @@ $(VENV)/.stamp: requirements-dev.txt .cache/deps.stamp
 	$(PY) -m pip install -q --disable-pip-version-check -r requirements-dev.txt
 	@touch $@
 
+## Create .venv with requirements-dev.txt (the demo's and the tests' Python packages)
 venv: $(VENV)/.stamp
 
 # The GMN training stack (JAX, Optax, jax2onnx, SciPy): make train-gmn and make test-models-jax.
@@ -71,6 +87,7 @@ $(VENV)/.train.stamp: requirements-train.txt $(VENV)/.stamp
 	$(PY) -m pip install -q --disable-pip-version-check -r requirements-train.txt
 	@touch $@
 
+## Add the GMN training stack (requirements-train.txt) to .venv
 train-venv: $(VENV)/.train.stamp
 
 # The reference AST-TE stack (sqlglot + zss) that make bench times sqlsim against.
@@ -78,6 +95,7 @@ $(VENV)/.bench.stamp: requirements-bench.txt $(VENV)/.stamp
 	$(PY) -m pip install -q --disable-pip-version-check -r requirements-bench.txt
 	@touch $@
 
+## Add the reference AST-TE stack (requirements-bench.txt) to .venv
 bench-venv: $(VENV)/.bench.stamp
 
 # Ray Data for sqlsim.ray (make test-ray, make bench-scale).
@@ -85,6 +103,7 @@ $(VENV)/.ray.stamp: requirements-ray.txt $(VENV)/.stamp
 	$(PY) -m pip install -q --disable-pip-version-check -r requirements-ray.txt
 	@touch $@
 
+## Add Ray Data (requirements-ray.txt) to .venv
 ray-venv: $(VENV)/.ray.stamp
 
 $(Z3_DIR)/$(Z3_SONAME): $(VENV)/.stamp
@@ -92,6 +111,7 @@ $(Z3_DIR)/$(Z3_SONAME): $(VENV)/.stamp
 	cp "$$($(PY) -c 'import os, z3; print(os.path.join(os.path.dirname(z3.__file__), "lib"))')/$(Z3_SONAME)" $@
 	ln -sf $(Z3_SONAME) $(Z3_DIR)/libz3.so
 
+## Copy libz3 out of the z3-solver wheel into .cache/z3 (what cargo links)
 z3: $(Z3_DIR)/$(Z3_SONAME)
 
 $(ORT_DIR)/$(ORT_SONAME): $(VENV)/.stamp
@@ -102,6 +122,7 @@ $(ORT_DIR)/ThirdPartyNotices.txt: $(VENV)/.stamp
 	@mkdir -p $(ORT_DIR)
 	cp "$$($(PY) -c 'import os, onnxruntime; print(os.path.dirname(onnxruntime.__file__))')/ThirdPartyNotices.txt" $@
 
+## Copy ONNX Runtime out of the onnxruntime wheel into .cache/ort
 ort: $(ORT_DIR)/$(ORT_SONAME)
 
 # --- build ------------------------------------------------------------------------------------
@@ -138,6 +159,7 @@ $(DIST)/ONNXRUNTIME_THIRD_PARTY_NOTICES.txt: $(ORT_DIR)/ThirdPartyNotices.txt
 	@mkdir -p $(DIST)
 	cp $< $@
 
+## Rewrite THIRD_PARTY_NOTICES from the licenses of what dist/ and the wheel carry
 notices:
 	python3 scripts/build/notices.py
 
@@ -152,6 +174,7 @@ $(WHEEL_TOOLS)/.stamp: requirements-wheel.txt
 	$(WHEEL_TOOLS)/bin/python -m pip install -q --disable-pip-version-check -r requirements-wheel.txt
 	@touch $@
 
+## Build the Python wheel dist/sqlsim-<version>-*.whl (docs/python.md)
 wheel: all $(WHEEL_TOOLS)/.stamp
 	$(WHEEL_TOOLS)/bin/python scripts/build/build_wheel.py --dist $(DIST)
 
@@ -161,6 +184,7 @@ $(DIST)/sqlsim.duckdb_extension: $(LIB) scripts/build/duckdb_footer.py
 	mv -f $@.tmp $@
 
 # --- demo -------------------------------------------------------------------------------------
+## Build dist/ and run sql/demo.sql in the sqlite3 and duckdb shells
 demo: all venv
 	@echo "== SQLite ($$(sqlite3 --version | cut -d' ' -f1)) =="
 	sqlite3 -cmd ".load ./$(DIST)/sqlsim" -cmd ".mode box --wrap 100 --wordwrap on" :memory: < sql/demo.sql
@@ -168,23 +192,28 @@ demo: all venv
 	$(DUCKDB_CLI) -unsigned -cmd "LOAD '$(DIST)/sqlsim.duckdb_extension'" -cmd ".mode box" :memory: < sql/demo.sql
 
 # --- tests ------------------------------------------------------------------------------------
+## Every test but the long ones: Rust, SQL in both hosts, DuckDB versions, models, docs, wheel, stress, fuzz
 test: all venv test-rust test-sql test-duckdb-versions test-models test-docs test-wheel test-python stress-short fuzz-short
 
-# The Rust tests build in their own cargo profile (Cargo.toml [profile.test-fast]: release's code
-# generation without LTO, incremental), in target/$(TEST_PROFILE): the library's unit tests, the
-# one integration test crate (tests/integration/) and the doctests, each built once; examples are
-# built only by the targets that run them. Tests that read $(DATA) are #[ignore]d: they are
-# reported as ignored when it is absent and run with --ignored when it exists.
-TEST_PROFILE ?= test-fast
+# The Rust tests build in the release profile, the one `make all` builds dist/ in, so that the
+# dependencies and the library compiled for dist/ serve the tests too (a fresh clone compiles them
+# once): the library's unit tests, the one integration test crate (tests/integration/) and the
+# doctests, each built once; examples are built only by the targets that run them. `make check`
+# builds in Cargo.toml's test-fast profile instead (incremental, no LTO: quicker after an edit).
+# Tests that read $(DATA) are #[ignore]d: `make test-data` runs them.
+TEST_PROFILE ?= release
 TEST_CARGO = $(CARGO) test --profile $(TEST_PROFILE)
 DATA_ABS = $(abspath $(DATA))
+## Rust unit, integration and doc tests (release profile, shared with `make all`)
 test-rust: .cache/deps.stamp $(Z3_DIR)/$(Z3_SONAME)
 	$(TEST_CARGO) --lib --test integration
 	LD_LIBRARY_PATH=$(Z3_LIBRARY_PATH_OVERRIDE) $(TEST_CARGO) --doc
-	@if [ -d "$(DATA)" ]; then \
-	  echo "SQLSIM_DATA=$(DATA_ABS) $(TEST_CARGO) --test integration -- --ignored"; \
-	  SQLSIM_DATA=$(DATA_ABS) $(TEST_CARGO) --test integration -- --ignored; \
-	else echo "test-rust: $(DATA) is absent: the data-backed tests above stay ignored (set DATA=...)"; fi
+
+# The #[ignore]d Rust tests that replay ../shared/data (DATA=...): they fail, never pass, without it.
+## Rust tests that replay the public data sets in DATA (long; CI runs them)
+test-data: .cache/deps.stamp $(Z3_DIR)/$(Z3_SONAME)
+	@[ -d "$(DATA)" ] || { echo "test-data: $(DATA) is absent (set DATA=...)" >&2; exit 2; }
+	SQLSIM_DATA=$(DATA_ABS) $(TEST_CARGO) --test integration -- --ignored
 
 # The tests of what changed since the merge base with $(CHECK_BASE) (commits, staged, unstaged and
 # untracked files): tests/check.sh maps each changed path to its top-level module under src/ and
@@ -194,55 +223,112 @@ test-rust: .cache/deps.stamp $(Z3_DIR)/$(Z3_SONAME)
 CHECK_BASE ?= main
 CHECK_MODULES ?=
 CHECK_SQL ?= 1
+CHECK_PROFILE ?= test-fast
+## The tests of the modules changed since CHECK_BASE (tests/check.sh; test-fast profile)
 check: .cache/deps.stamp $(Z3_DIR)/$(Z3_SONAME)
-	CARGO="$(CARGO)" TEST_PROFILE=$(TEST_PROFILE) CHECK_BASE=$(CHECK_BASE) CHECK_MODULES=$(CHECK_MODULES) \
+	CARGO="$(CARGO)" TEST_PROFILE=$(CHECK_PROFILE) CHECK_BASE=$(CHECK_BASE) CHECK_MODULES=$(CHECK_MODULES) \
 	  CHECK_SQL=$(CHECK_SQL) MAKE="$(MAKE)" PY=$(PY) SQLSIM_DATA=$(DATA_ABS) bash tests/check.sh
 
+## SQL-level tests of dist/ in both hosts (tests/sql)
 test-sql: all venv
 	SQLSIM_DATA=$(DATA) $(PY) -m pytest -q tests/sql
 
 # The extension declares C API v1.2.0: check it loads in the oldest and newest DuckDB on PyPI.
+## Load dist/'s DuckDB extension in DuckDB 1.3 through 2.0
 test-duckdb-versions: all venv
 	$(PY) tests/duckdb_versions.py $(DIST)/sqlsim.duckdb_extension
 
 # Generator, tensor layout and ONNX-vs-JAX parity of the shipped GMN models (a few seconds). The
 # parity test needs JAX, which make test's venv does not hold: there it skips, and
 # test-models-jax (CI's .ci/run) installs the training stack and fails if it still cannot run.
+## GMN model tests (the ONNX-vs-JAX parity test skips without JAX)
 test-models: all venv
 	SQLSIM_DATA=$(DATA) $(PY) -m pytest -q -rs tests/models
 
+## GMN model tests with the training stack installed, parity required (CI)
 test-models-jax: all train-venv
 	SQLSIM_REQUIRE_JAX=1 SQLSIM_DATA=$(DATA) $(PY) -m pytest -q tests/models
 
-# The documentation: every relative link and anchor of every Markdown file resolves, and the
-# README's function reference is what the built extension's sqlsim_functions() says.
+# The documentation: every relative link and anchor of every Markdown file resolves, the README's
+# function reference is what the built extension's sqlsim_functions() says, the generated SQL
+# scripts are up to date, and `make help` agrees with docs/development.md.
+## Documentation tests: links, generated parts up to date, make help vs docs/development.md
 test-docs: all venv
 	$(PY) -m pytest -q tests/docs
 
-# Regenerates the generated parts of the documentation (the README's function reference).
+## Regenerate the generated files: README's function reference, sql/spider_eval*.sql
 docs: all venv
 	$(PY) scripts/build/function_reference.py --write README.md
+	python3 scripts/build/sql_hosts.py
 
 # The wheel installed into a fresh venv (in a temp folder, never the checkout on sys.path): the loader
 # in apsw, DuckDB and the stdlib sqlite3, and every `sqlsim` command on tests/fixtures. The venv's
 # dependencies come from .cache/wheelhouse (downloaded on the first run, offline afterwards).
+## The wheel installed into a fresh venv: loader and every `sqlsim` command
 test-wheel: wheel venv
 	$(PY) -m pytest -q tests/wheel
 
-# The Python package's pure-Python parts against dist/: the RL reward (extraction, malformed answers).
+## The Python package's RL reward against dist/ (tests/python/test_reward.py)
 test-python: all venv
 	$(PY) -m pytest -q tests/python/test_reward.py
 
 # sqlsim.ray on a local 2-CPU Ray cluster (CI's .ci/run; installs requirements-ray.txt, fails if Ray
 # still cannot be imported).
+## sqlsim.ray on a local 2-CPU Ray cluster (CI)
 test-ray: all ray-venv
 	SQLSIM_REQUIRE_RAY=1 $(PY) -m pytest -q tests/python/test_ray.py
 
+# Fresh processes over every host (Python duckdb, duckdb shell, sqlite3 shell, apsw, DuckDB cursors
+# on threads) x thread setting x function family; fails on any crash, hang or SQL error
+# (scripts/check/stress.py).
+## Stress every host x threads 1 to 16 x function family in fresh processes (long)
+stress: all venv
+	$(PY) scripts/check/stress.py --dist $(DIST) --repeats 3
+
+## The short stress run (threads 1, 3, 16)
+stress-short: all venv
+	$(PY) scripts/check/stress.py --dist $(DIST) --short
+
+# Fuzzing every entry point (examples/fuzz.rs): grammar-generated and fixture-mutated queries and
+# schemas through the registry (parse, plan, spider, schema, parseval, gmn) on 1 MiB worker stacks;
+# fails on an internal error or panic, a crashed process, a score outside [0, 1] or NaN, a broken
+# identity, an input over FUZZ_SLOW_MS of CPU time (its thread's, so load does not matter) or a
+# ParSEval reason naming the wall-clock cap, and prints each finding as a row for
+# tests/fixtures/fuzz_regressions.tsv with its replay command. `fuzz` runs FUZZ_INPUTS inputs per
+# entry point (FUZZ_PARSEVAL_INPUTS for parseval, the slowest: docs/host-safety.md has the rates).
+# `fuzz-short` runs 5,000 inputs per entry point (2,000 for parseval) with a 30 s CPU bound per
+# input, built in $(TEST_PROFILE) like the tests.
+FUZZ_INPUTS ?= 1000000
+FUZZ_PARSEVAL_INPUTS ?= $(FUZZ_INPUTS)
+FUZZ_SEED ?= 1
+FUZZ_SLOW_MS ?= 5000
+## Fuzz every entry point with FUZZ_INPUTS inputs each (hours)
+fuzz: $(Z3_DIR)/$(Z3_SONAME)
+	$(CARGO) run --release --example fuzz -- --entry all --inputs $(FUZZ_INPUTS) \
+	  --parseval-inputs $(FUZZ_PARSEVAL_INPUTS) --seed $(FUZZ_SEED) --slow-ms $(FUZZ_SLOW_MS)
+
+## The short fuzz run (5,000 inputs per entry point)
+fuzz-short: $(Z3_DIR)/$(Z3_SONAME)
+	$(CARGO) run --profile $(TEST_PROFILE) --example fuzz -- --entry all --inputs 5000 --parseval-inputs 2000 \
+	  --seed $(FUZZ_SEED) --slow-ms 30000
+
+## rustfmt and clippy, warnings as errors
 lint: $(Z3_DIR)/$(Z3_SONAME)
 	$(CARGO) fmt --check
 	$(CARGO) clippy --all-targets -- -D warnings
 
+# A refactor's behaviour check: every scalar metric of two builds on the public pairs, diffed
+# (scripts/check/compare_builds.py; exits 1 when any row differs). BASE is the other build's dist/
+# folder, e.g. a `make all` of the base commit in a worktree.
+BASE ?=
+COMPARE_SETS ?= gpt4,gpt3.5,codellama,spiderdk,wikisql
+## Diff every metric of dist/ against BASE=<other dist/> on the public pairs
+compare-builds: all venv
+	@[ -n "$(BASE)" ] || { echo "compare-builds: needs BASE=<the other build's dist/>" >&2; exit 2; }
+	$(PY) scripts/check/compare_builds.py --base $(BASE) --new $(DIST) --sets $(COMPARE_SETS) --data $(DATA)
+
 # --- measurements (read ../shared/data) ----------------------------------------------------------
+## ast_ted, relpm and Spider match throughput beside the reference Python stacks
 bench: all bench-venv
 	$(PY) scripts/bench/bench.py --data $(DATA)
 	$(PY) scripts/bench/bench.py --data $(DATA) --metric relpm --no-reference
@@ -250,6 +336,7 @@ bench: all bench-venv
 
 # Pairs/s of sql_similarity, sql_equivalent and the GMN scores in DuckDB (2 threads), plain and 8
 # predictions per gold, with the order and single-row determinism checks; then 1 vs 2 Ray workers.
+## sql_similarity, sql_equivalent and GMN pairs/s in DuckDB, determinism, Ray 1 vs 2 workers
 bench-scale: all ray-venv
 	$(PY) scripts/bench/bench_similarity.py --data $(DATA) --check
 	$(PY) scripts/bench/ray_scale.py
@@ -258,6 +345,7 @@ bench-scale: all ray-venv
 # ROC_DIR: one ROC figure per set (every metric on it, AUC with its bootstrap 95% interval).
 EVAL_TABLE ?= docs/quality.md
 ROC_DIR ?= docs/roc
+## ROC AUC, Spearman, Kendall of every metric on the labeled sets; rewrites docs/quality.md
 eval: all venv
 	$(PY) scripts/eval/eval.py --data $(DATA) --readme $(EVAL_TABLE) --roc-dir $(ROC_DIR)
 	$(PY) scripts/eval/plan_fidelity.py --data $(DATA) --examples 0
@@ -266,6 +354,7 @@ eval: all venv
 # held-out Spider-Pair gold): scripts/eval/calcite_gold.py rewrites them into CALCITE_DATA, eval.py
 # scores them; compare with make eval's table (docs/semantics.md, "Calcite-printed SQL").
 CALCITE_DATA ?= /tmp/sqlsim-calcite-data
+## make eval's Spider sets with the gold printed in Calcite's style
 eval-calcite: all bench-venv
 	$(PY) scripts/eval/calcite_gold.py --data $(DATA) --out $(CALCITE_DATA)
 	$(PY) scripts/eval/eval.py --data $(CALCITE_DATA) --sets spiderdk,gpt4,gpt3.5,codellama --no-kendall
@@ -273,18 +362,21 @@ eval-calcite: all bench-venv
 # Equivalent rewrites of the Spider dev gold (CTE and SELECT * wrappers, COUNT(1), aliases, EXISTS,
 # ...) made with sqlglot, scored in DuckDB: how near 1 the structural scores put an equivalent
 # rewrite, per kind (docs/plans-relpm.md, docs/normalize-ablation.md).
+## Scores of equivalent rewrites of the Spider dev gold, per kind
 eval-rewrites: all bench-venv
 	$(PY) scripts/eval/rewrite_probe.py --data $(DATA)
 
 # exec_match, BIRD EX and Soft-F1 against the official verdicts of tests/fixtures/exec_agreement
 # (databases regenerated by scripts/eval/exec_dbgen.py); prints agreement per rule and benchmark, every
 # disagreement, and throughput beside the official code's. Fails on any disagreement.
+## exec_match and BIRD EX / Soft-F1 against the official verdicts of tests/fixtures
 exec-agreement: all venv
 	SQLSIM_DATA=$(DATA) $(PY) scripts/eval/exec_agreement.py --data $(DATA) --check
 
 # CI's quality floors: ast_ted's ROC AUC at least the reference on every labeled public set,
 # sql_similarity's at least that of each component evaluated beside it, and at least 99.8% of the
 # queries SQLite accepts get a plan (measured: 99.99%).
+## CI's quality floors on the public sets (fails below a floor)
 eval-floors: all venv
 	$(PY) scripts/eval/eval.py --data $(DATA) --no-kendall --floors --metrics $(FLOOR_METRICS)
 	$(PY) scripts/eval/plan_fidelity.py --data $(DATA) --examples 0 --floor 0.998
@@ -297,6 +389,7 @@ PRED ?= $(DATA)/spider/pred_example.txt
 TABLES ?= $(DATA)/spider/tables.json
 ETYPE ?= match
 DB ?=
+## The official Spider report from GOLD, PRED, TABLES [ETYPE, DB] in both hosts
 spider-eval: all venv
 	@case "$(ETYPE)" in match) ;; exec|all) [ -n "$(DB)" ] || { echo "spider-eval: ETYPE=$(ETYPE) needs DB=<db_dir>" >&2; exit 2; } ;; \
 	  *) echo "spider-eval: ETYPE must be match, exec or all" >&2; exit 2 ;; esac
@@ -316,51 +409,13 @@ spider-eval: all venv
 DEV ?= $(DATA)/bird/dev.json
 DB_ROOT ?=
 VES ?=
+## The BIRD report (EX, Soft-F1 [R-VES]) from PRED, DB_ROOT [DEV, VES]
 bird-eval: all venv
 	@[ -n "$(filter command line environment environment override,$(origin PRED))" ] && [ -n "$(DB_ROOT)" ] || \
 	  { echo "bird-eval: needs PRED=<predict_dev.json> DB_ROOT=<dir> [DEV=<dev.json>] [VES=1]" >&2; exit 2; }
 	@$(DUCKDB_CLI) -unsigned -cmd "LOAD '$(DIST)/sqlsim.duckdb_extension'" \
 	  -cmd "SET VARIABLE pred = '$(PRED)'" -cmd "SET VARIABLE dev = '$(DEV)'" \
 	  -cmd "SET VARIABLE db_root = '$(DB_ROOT)'" -cmd "SET VARIABLE ves = '$(VES)'" :memory: < sql/bird_eval.sql
-
-# Fresh processes over every host (Python duckdb, duckdb shell, sqlite3 shell, apsw, DuckDB cursors
-# on threads) x thread setting x function family; fails on any crash, hang or SQL error
-# (scripts/check/stress.py). `stress-short` is CI's version (threads 1, 3, 16; part of `make test`).
-.PHONY: stress stress-short
-stress: all venv
-	$(PY) scripts/check/stress.py --dist $(DIST) --repeats 3
-
-stress-short: all venv
-	$(PY) scripts/check/stress.py --dist $(DIST) --short
-
-# Fuzzing every entry point (examples/fuzz.rs): grammar-generated and fixture-mutated queries and
-# schemas through the registry (parse, plan, spider, schema, parseval, gmn) on 1 MiB worker stacks;
-# fails on an internal error or panic, a crashed process, a score outside [0, 1] or NaN, a broken
-# identity, an input over FUZZ_SLOW_MS of CPU time (its thread's, so load does not matter) or a ParSEval reason naming the wall-clock cap, and prints
-# each finding as a row for tests/fixtures/fuzz_regressions.tsv with its replay command. `fuzz`
-# runs FUZZ_INPUTS (1,000,000) inputs per entry point: about 12 minutes for the five fast ones on
-# 2 cores (4,000 to 14,000 inputs/s) and about 4 hours for parseval (~70 inputs/s; set
-# FUZZ_PARSEVAL_INPUTS to run fewer). `fuzz-short` is CI's version (part of `make test`; about 40 s
-# plus building the example), built in the tests' profile on the library test-rust built: a
-# release build would link the whole library again with LTO for a one-minute run. Its slow bound
-# is 30 s of CPU. Its slowest ParSEval inputs of 2,000 at their 2M work units (2026-11-27,
-# thirteenth session): #1279 (MAX over a self-join's groups) 5.4 s and #665 (MIN of a text over
-# four joins) 3.5 s beside the fuzzer's other thread. #665 took 10.5 s alone and 16.5 s beside it
-# before the running MIN/MAX kept its branch count instead of recounting it at every row, and 15 s
-# then failed a clean run on a quiet machine: the units count the solver's work, not the building
-# of its terms, which is where both inputs spend their time.
-FUZZ_INPUTS ?= 1000000
-FUZZ_PARSEVAL_INPUTS ?= $(FUZZ_INPUTS)
-FUZZ_SEED ?= 1
-FUZZ_SLOW_MS ?= 5000
-.PHONY: fuzz fuzz-short
-fuzz: $(Z3_DIR)/$(Z3_SONAME)
-	$(CARGO) run --release --example fuzz -- --entry all --inputs $(FUZZ_INPUTS) \
-	  --parseval-inputs $(FUZZ_PARSEVAL_INPUTS) --seed $(FUZZ_SEED) --slow-ms $(FUZZ_SLOW_MS)
-
-fuzz-short: $(Z3_DIR)/$(Z3_SONAME)
-	$(CARGO) run --profile $(TEST_PROFILE) --example fuzz -- --entry all --inputs 5000 --parseval-inputs 2000 \
-	  --seed $(FUZZ_SEED) --slow-ms 30000
 
 # --- GMN models (models/README.md) ---------------------------------------------------------------
 # Retrains FuncEvalGMN and Hybrid GMN from scratch on CPU: synthetic pairs over the Spider/BIRD train
@@ -373,6 +428,7 @@ GMN_SEED ?= 20261121
 # so that the whole pipeline stays under an hour on 2 cores; the phase lines time each step.
 # An entry is model:epochs:minutes[:seeds[:dim]]; several seeds train an ensemble (models/README.md).
 GMN_MODELS ?= funceval:16:22 hybrid:10:30
+## Retrain both GMN models from scratch on CPU and export models/*.onnx (about an hour)
 train-gmn: all train-venv
 	mkdir -p $(GMN_CACHE)
 	@date -u +"train-gmn phase labelling start %T"
@@ -395,6 +451,7 @@ train-gmn: all train-venv
 # The evaluation workflow of docs/evaluate-run.md (sql/evaluate_run.sql, DuckDB): the Spider example run with
 # the official report and sqlsim's scores per hardness, the worst predictions with a counterexample
 # database, BIRD dev with DAIL-SQL's predictions per difficulty, and two LLM runs side by side.
+## The evaluation workflow of docs/evaluate-run.md in DuckDB
 evaluate-run: all venv
 	$(DUCKDB_CLI) -unsigned -cmd "LOAD '$(DIST)/sqlsim.duckdb_extension'" \
 	  -cmd "SET VARIABLE gold = '$(GOLD)'" -cmd "SET VARIABLE pred = '$(PRED)'" \
@@ -405,6 +462,7 @@ evaluate-run: all venv
 
 # The same workflow in the SQLite shell (sql/spider_eval_sqlite.sql then sql/evaluate_run_sqlite.sql).
 RUNS_FILE := .cache/evaluate_runs.jsonl
+## The evaluation workflow of docs/evaluate-run.md in the SQLite shell
 evaluate-run-sqlite: all venv
 	cat $(DATA)/spider_dev_llm_gpt4.nooverlap.jsonl $(DATA)/spider_dev_llm_gpt3.5.nooverlap.jsonl > $(RUNS_FILE)
 	@sed -e 's|{{GOLD}}|$(GOLD)|g' -e 's|{{PRED}}|$(PRED)|g' -e 's|{{TABLES}}|$(TABLES)|g' \
@@ -412,5 +470,6 @@ evaluate-run-sqlite: all venv
 	  -e 's|{{BIRD_SCHEMA}}|$(DATA)/bird/schema.json|g' -e 's|{{RUNS}}|$(RUNS_FILE)|g' \
 	  sql/spider_eval_sqlite.sql sql/evaluate_run_sqlite.sql | sqlite3 -bail -cmd ".load ./$(DIST)/sqlsim" :memory:
 
+## Remove dist/ and the release library
 clean:
 	rm -rf $(DIST) target/release/libsqlsim.so
