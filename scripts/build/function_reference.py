@@ -1,6 +1,6 @@
 """The README's function reference, generated from the registry: one row per SQL function as the
-built extension's `sqlsim_functions()` reports it (name and parameters, result, one-sentence doc),
-each linked to its full description in docs/functions.md.
+built extension's `sqlsim_functions()` reports it (name and parameters, result, its one or two
+sentences), each linked to its full description in docs/functions.md, which every doc string names.
 
     .venv/bin/python scripts/build/function_reference.py                 # print the table
     .venv/bin/python scripts/build/function_reference.py --write README.md   # replace it between the markers
@@ -40,17 +40,26 @@ def cell(text):
     return " ".join(text.split()).replace("|", "\\|")
 
 
+def split_doc(name, doc, details=DETAILS):
+    """(sentences, link target) of a registry doc string, which ends with `See <details>#<name>.`:
+    the full description lives in that section, the doc string is its one or two sentences."""
+    ending = f" See {details}#{name}."
+    if not doc.endswith(ending):
+        raise ValueError(f"{name}'s doc must end with {ending.strip()!r}: {doc!r}")
+    return doc[:-len(ending)], f"{details}#{name}"
+
+
 def table(rows, details=DETAILS):
     """The Markdown table: the call as written (parameters with their types; optional ones in
-    brackets), what it returns (a table function's columns), the registry's sentence and a link to
-    the function's section of `details`."""
+    brackets), what it returns (a table function's columns), the registry's sentences and the link
+    they end with, to the function's section of `details`."""
     lines = ["| function | returns | description |", "|---|---|---|"]
     for name, kind, signature, doc in rows:
         call, sep, returns = signature.partition(" -> ")
         if not sep or not call.startswith(name + "("):
             raise ValueError(f"unexpected signature for {name}: {signature!r}")
-        link = f"[details]({details}#{name})"
-        lines.append(f"| `{cell(call)}` | {cell(returns)} | {cell(doc)} {link} |")
+        text, target = split_doc(name, doc, details)
+        lines.append(f"| `{cell(call)}` | {cell(returns)} | {cell(text)} [details]({target}) |")
     return "\n".join(lines)
 
 

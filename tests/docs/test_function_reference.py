@@ -30,5 +30,15 @@ def test_every_function_has_details():
 
 
 def test_table_escapes_pipes():
-    rows = [("f", "scalar", "f(a TEXT) -> REAL", "1 - d / max(|T1|, |T2|)")]
-    assert "max(\\|T1\\|, \\|T2\\|)" in ref.table(rows)
+    rows = [("f", "scalar", "f(a TEXT) -> REAL", "1 - d / max(|T1|, |T2|). See docs/functions.md#f.")]
+    assert "max(\\|T1\\|, \\|T2\\|). [details](docs/functions.md#f)" in ref.table(rows)
+
+
+def test_doc_strings_are_short_and_link_their_section():
+    """One place per fact: the full description is in docs/functions.md; a doc string is one or two
+    sentences (at most 240 characters) and ends with the link to its section."""
+    for name, _, _, doc in ROWS:
+        text, target = ref.split_doc(name, doc)
+        sentences = [s for s in text.replace("e.g.", "eg").split(". ") if s.strip()]
+        assert len(sentences) <= 2 and len(text) <= 240, f"{name}'s doc is longer than two sentences: {text!r}"
+        assert target == f"docs/functions.md#{name}"
