@@ -7,8 +7,9 @@
 //! a band of scores (docs/similarity.md#the-bands describes each with the public sets' label
 //! counts). Within its band the score rises linearly with the structural similarity, the mean of
 //! the two GMN scores (AST-TE and RelPM where neither model is installed; the option `components`
-//! picks others, see [`components`]). The verdict compares results under `test-suite` semantics
-//! unless the options name another.
+//! picks others, see [`components`]). A default GMN that cannot run is listed, with why, under
+//! `missing` in `sql_similarity_components`; the option `require_gmn` makes it an error instead.
+//! The verdict compares results under `test-suite` semantics unless the options name another.
 
 use serde_json::{json, Value as Json};
 
@@ -64,6 +65,21 @@ pub struct Component {
     pub score: f64,
 }
 
+/// A default component left out of the mean because it cannot run here, and why (ONNX Runtime
+/// or its model not installed, or failing).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Missing {
+    pub name: &'static str,
+    pub reason: String,
+}
+
+/// The structural scores that enter the mean, and the default ones left out.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Structural {
+    pub components: Vec<Component>,
+    pub missing: Vec<Missing>,
+}
+
 /// The score and everything it was made from.
 #[derive(Debug, Clone)]
 pub struct Similarity {
@@ -75,19 +91,22 @@ pub struct Similarity {
     pub reason: String,
     pub structural: f64,
     pub components: Vec<Component>,
+    /// Default components left out because they cannot run (empty on a full installation).
+    pub missing: Vec<Missing>,
     pub band: Band,
     /// Solver work the verdict spent, in Z3 resource units (option `work` bounds it).
     pub work: u64,
 }
 
 impl Similarity {
-    /// The JSON object `sql_similarity_components` returns.
+    /// The JSON object `sql_similarity_components` returns; `missing` ({component: why}) only
+    /// when a default component was left out.
     pub fn to_json(&self) -> Json {
         let mut components = serde_json::Map::new();
         for c in &self.components {
             components.insert(c.name.into(), json!(c.score));
         }
-        json!({
+        let mut out = json!({
             "score": self.score,
             "verdict": self.verdict,
             "evidence": self.evidence.map(Evidence::name),
@@ -96,7 +115,16 @@ impl Similarity {
             "work": self.work,
             "structural": self.structural,
             "components": components,
-        })
+        });
+        if !self.missing.is_empty() {
+            let missing: serde_json::Map<String, Json> = self
+                .missing
+                .iter()
+                .map(|m| (m.name.to_string(), json!(m.reason)))
+                .collect();
+            out["missing"] = Json::Object(missing);
+        }
+        out
     }
 }
 
@@ -140,36 +168,41 @@ fn gmn_score(
 }
 
 /// The structural scores of a pair that `chosen` names, each in [0, 1]; SQL that does not parse
-/// or plan scores 0. A GMN whose model is not installed is left out, unless the options named it
-/// (then the call fails, saying what is missing); where the default's GMNs are both missing, the
-/// mean is its fallback's (AST-TE and RelPM); with no component left, the call fails too.
+/// or plan scores 0. A GMN that cannot run (ONNX Runtime or its model missing) is left out and
+/// listed in `missing`, unless the options named it or set `require_gmn` (then the call fails,
+/// saying what is missing); where the default's GMNs are both missing, the mean is its
+/// fallback's (AST-TE and RelPM); with no component left, the call fails too.
 pub fn structural_components(
     gold: &str,
     pred: &str,
     schema: Option<&str>,
     chosen: Components,
-) -> Result<Vec<Component>> {
+) -> Result<Structural> {
     let parsed = schema.map(schema_argument).transpose()?;
-    let mut components = scores(gold, pred, parsed.as_deref(), chosen)?;
+    let (mut components, missing) = scores(gold, pred, parsed.as_deref(), chosen)?;
     if let (true, Some(fallback)) = (components.is_empty(), chosen.fallback()) {
-        components = scores(gold, pred, parsed.as_deref(), fallback)?;
+        components = scores(gold, pred, parsed.as_deref(), fallback)?.0;
     }
     if components.is_empty() {
         return Err(Error::Unavailable(
             "no structural component is available (the GMN models are not installed)".into(),
         ));
     }
-    Ok(components)
+    Ok(Structural {
+        components,
+        missing,
+    })
 }
 
-/// The scores `chosen` names, leaving out a GMN whose model is missing unless it was named.
+/// The scores `chosen` names, and the GMNs left out because they cannot run (an error instead
+/// when `chosen` is strict: named in the options, or `require_gmn`).
 fn scores(
     gold: &str,
     pred: &str,
     schema: Option<&ParsedSchema>,
     chosen: Components,
-) -> Result<Vec<Component>> {
-    let mut components = Vec::new();
+) -> Result<(Vec<Component>, Vec<Missing>)> {
+    let (mut components, mut missing) = (Vec::new(), Vec::new());
     if chosen.has("ast_ted") {
         let score = ast_ted::ast_ted(gold, pred).unwrap_or(0.0);
         components.push(Component {
@@ -197,10 +230,19 @@ fn scores(
             Err(e) if chosen.named() => {
                 return Err(Error::Unavailable(format!("component {name}: {e}")))
             }
-            Err(_) => {}
+            Err(e) if chosen.strict() => {
+                return Err(Error::Unavailable(format!(
+                    "component {name} cannot run and the options require the GMN scores \
+                     (require_gmn): {e}"
+                )))
+            }
+            Err(e) => missing.push(Missing {
+                name,
+                reason: e.to_string(),
+            }),
         }
     }
-    Ok(components)
+    Ok((components, missing))
 }
 
 /// `sql_similarity` of a pair in [0, 1]; 1.0 for identical queries that ParSEval can run.
@@ -220,7 +262,10 @@ pub fn sql_similarity(
     schema: Option<&str>,
     options: &SimilarityOptions,
 ) -> Result<Similarity> {
-    let components = structural_components(gold, pred, schema, options.components)?;
+    let Structural {
+        components,
+        missing,
+    } = structural_components(gold, pred, schema, options.components)?;
     let structural = components.iter().map(|c| c.score).sum::<f64>() / components.len() as f64;
     let decision = decide_cached(gold, pred, schema, &options.verdict)?;
     let band = band(&decision);
@@ -235,6 +280,7 @@ pub fn sql_similarity(
         reason: decision.reason(),
         structural,
         components,
+        missing,
         band,
         work: decision.work,
     })
@@ -366,6 +412,36 @@ mod tests {
             Ok(()) => {
                 assert_eq!(only(r#"["gmn_similarity"]"#).unwrap().components.len(), 1);
                 assert_eq!(names, components::DEFAULT);
+            }
+        }
+    }
+
+    #[test]
+    fn a_default_gmn_that_cannot_run_is_reported_or_required() {
+        let (gold, pred) = ("SELECT a FROM t WHERE a > 1", "SELECT b FROM t");
+        let default = score(gold, pred);
+        let json = default.to_json();
+        let required = options("sql_similarity", Some(r#"{"require_gmn": true}"#)).unwrap();
+        let strict = sql_similarity(gold, pred, Some(DDL), &required);
+        match runtime::check(Model::FuncEval) {
+            Err(why) => {
+                // both GMNs are listed with why; the JSON says so; require_gmn fails instead
+                let names: Vec<_> = default.missing.iter().map(|m| m.name).collect();
+                assert_eq!(names, components::DEFAULT);
+                assert_eq!(default.missing[0].reason, why.to_string());
+                assert_eq!(json["missing"]["gmn_similarity"], json!(why.to_string()));
+                let e = strict.unwrap_err();
+                assert!(matches!(e, Error::Unavailable(_)), "{e:?}");
+                let e = e.to_string();
+                assert!(
+                    e.starts_with("component gmn_similarity cannot run and the options require")
+                        && e.contains(&why.to_string()),
+                    "{e}"
+                );
+            }
+            Ok(()) => {
+                assert!(default.missing.is_empty() && json.get("missing").is_none());
+                assert_eq!(strict.unwrap().score, default.score);
             }
         }
     }

@@ -1,8 +1,10 @@
-//! The options argument of `sql_similarity`: ParSEval's settings for its verdict, and `components`, the structural scores it averages (the two GMN scores by default, AST-TE and RelPM where neither model is installed).
+//! The options argument of `sql_similarity`: ParSEval's settings for its verdict, `components`, the structural scores it averages (the two GMN scores by default, AST-TE and RelPM where neither model is installed), and `require_gmn`, which makes a GMN that cannot run an error instead of a fallback.
 //!
 //! ```sql
 //! -- the fastest setting: the gold's databases only, no neural component
 //! SELECT sql_similarity(gold, pred, schema, '{"databases": "gold", "components": ["ast_ted", "relpm"]}')
+//! -- fail, naming the function and what is missing, where ONNX Runtime or a model is not installed
+//! SELECT sql_similarity(gold, pred, schema, '{"require_gmn": true}')
 //! ```
 
 use serde_json::Value as Json;
@@ -20,8 +22,11 @@ pub const NAMES: [&str; 4] = [
     "hybrid_gmn_similarity",
 ];
 
-/// The key of the option.
+/// The key of the option naming the components.
 const KEY: &str = "components";
+
+/// The key of the option that makes a chosen GMN that cannot run an error.
+const REQUIRE_KEY: &str = "require_gmn";
 
 /// The default components: the two GMN scores. On the WikiSQL half no model was trained on
 /// (573 pairs) their mean places pairs within their bands better than the mean of all four (ROC
@@ -39,6 +44,8 @@ pub struct Components {
     chosen: u8,
     /// Named in the options: a chosen GMN whose model is missing is an error, not left out.
     named: bool,
+    /// `require_gmn`: a chosen GMN that cannot run is an error, and there is no fallback.
+    required: bool,
 }
 
 impl Default for Components {
@@ -57,13 +64,17 @@ impl Components {
             .enumerate()
             .filter(|(_, n)| names.contains(n))
             .fold(0u8, |bits, (i, _)| bits | 1 << i);
-        Components { chosen, named }
+        Components {
+            chosen,
+            named,
+            required: false,
+        }
     }
 
     /// What the default falls back to where no GMN model is installed: [`FALLBACK`]; None for
-    /// components the options named (a missing model is then an error).
+    /// components the options named or required (a missing model is then an error).
     pub fn fallback(self) -> Option<Components> {
-        (!self.named).then(|| Components::of(&FALLBACK, false))
+        (!self.strict()).then(|| Components::of(&FALLBACK, false))
     }
 
     /// Whether `name` (one of [`NAMES`]) is chosen.
@@ -79,13 +90,19 @@ impl Components {
         self.named
     }
 
+    /// True when a chosen GMN that cannot run fails the call: the options named the components
+    /// or set `require_gmn`.
+    pub fn strict(self) -> bool {
+        self.named || self.required
+    }
+
     /// The components of the option's value: a non-empty JSON array of names from [`NAMES`].
-    fn parse(value: &Json) -> std::result::Result<Components, String> {
+    fn parse(arg: OptionsArg, value: &Json) -> Result<Components> {
         let expected = || {
-            format!(
+            arg.error(format!(
                 "'{KEY}' must be a non-empty array of names from {}, got {value}",
                 NAMES.join(", ")
-            )
+            ))
         };
         let items = value
             .as_array()
@@ -102,6 +119,7 @@ impl Components {
         Ok(Components {
             chosen,
             named: true,
+            required: false,
         })
     }
 }
@@ -114,7 +132,7 @@ pub struct SimilarityOptions {
 }
 
 /// Parses the options argument of `function` (`sql_similarity` or its `_components` form):
-/// ParSEval's keys with `semantics` defaulting to `semantics`, and `components`.
+/// ParSEval's keys with `semantics` defaulting to `semantics`, `components` and `require_gmn`.
 pub fn parse(
     function: &'static str,
     text: Option<&str>,
@@ -122,11 +140,18 @@ pub fn parse(
 ) -> Result<SimilarityOptions> {
     let arg = OptionsArg { function };
     let map = arg.object(text)?.unwrap_or_default();
-    let verdict = Options::from_object(function, &map, semantics, &[KEY])?;
-    let components = match map.get(KEY) {
-        Some(value) => Components::parse(value).map_err(|m| arg.error(m))?,
+    let verdict = Options::from_object(function, &map, semantics, &[KEY, REQUIRE_KEY])?;
+    let mut components = match map.get(KEY) {
+        Some(value) => Components::parse(arg, value)?,
         None => Components::default(),
     };
+    if let Some(value) = map.get(REQUIRE_KEY) {
+        components.required = value.as_bool().ok_or_else(|| {
+            arg.error(format!(
+                "'{REQUIRE_KEY}' must be true or false, got {value}"
+            ))
+        })?;
+    }
     Ok(SimilarityOptions {
         verdict,
         components,
@@ -180,7 +205,7 @@ mod tests {
         .unwrap_err()
         .to_string();
         assert!(
-            e.contains("prediction_mode, rounds, random, components)"),
+            e.contains("prediction_mode, rounds, random, components, require_gmn)"),
             "{e}"
         );
         // the verdict functions do not take it
@@ -188,5 +213,28 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("unknown option 'components'"), "{e}");
+        let e = parse(
+            "sql_similarity",
+            Some(r#"{"require_gmn": "yes"}"#),
+            Semantics::TestSuite,
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            e.contains("sql_similarity(): argument 'options' 'require_gmn' must be true or false"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn require_gmn_keeps_the_default_components_and_drops_the_fallback() {
+        let o = parse("f", Some(r#"{"require_gmn": true}"#), Semantics::TestSuite).unwrap();
+        let chosen: Vec<_> = NAMES.into_iter().filter(|n| o.components.has(n)).collect();
+        assert_eq!(chosen, DEFAULT);
+        assert!(o.components.strict() && !o.components.named());
+        assert_eq!(o.components.fallback(), None);
+        let o = parse("f", Some(r#"{"require_gmn": false}"#), Semantics::TestSuite).unwrap();
+        assert!(!o.components.strict());
+        assert!(o.components.fallback().is_some());
     }
 }
