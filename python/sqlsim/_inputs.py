@@ -111,6 +111,8 @@ def _check_csv(path: Path, what: str, delimiter: str):
 def read_rows(path: str, what: str = "input") -> list[dict]:
     """The rows of a JSONL, JSON, CSV/TSV or Parquet file as dicts (by the file's suffix)."""
     suffix = Path(str(path)).suffix.lower()
+    if is_dir(path):
+        raise UsageError(f"{what} {path}: is a folder, expected a file")
     if suffix not in SUFFIXES:
         raise UsageError(f"{what} {path}: expected a file ending in {', '.join(SUFFIXES)}")
     p = input_file(path, what)

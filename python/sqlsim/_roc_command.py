@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import sys
+from pathlib import Path
 
 from . import LoadError
 from ._errors import UsageError
@@ -59,6 +60,11 @@ def roc_command(args) -> int:
         raise LoadError(f"sqlsim roc needs numpy and matplotlib: pip install 'sqlsim[roc]' ({e})") from e
     if args.resamples < 1:
         raise UsageError(f"--resamples {args.resamples}: expected 1 or more")
+    if args.output is not None:
+        out = Path(args.output)
+        if out.is_dir() or not out.parent.is_dir():
+            raise UsageError(f"-o {args.output}: " + ("is a folder, expected a file name" if out.is_dir() else
+                                                      f"the folder {out.parent} does not exist"))
     metrics = split_metrics(args.metrics)
     all_rows = read_rows(args.file)
     if not all_rows:

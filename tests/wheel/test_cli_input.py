@@ -100,6 +100,9 @@ def test_roc_label_must_be_binary_with_both_classes(venv):
     fails(venv.cli("roc", scored, "--label", "id", "--metrics", "ast_ted", check=False),
           "column 'id' holds 2", "must be 0 or 1")
     fails(venv.cli("roc", scored, "--label", "nope", "--metrics", "ast_ted", check=False), "no column 'nope'")
+    fails(venv.cli("roc", PAIRS, "--label", "label", "--metrics", "sql_similarity", "--schema", TABLES, "-o",
+                   "no_such_folder/roc.png", check=False), "the folder no_such_folder does not exist")
+    fails(venv.cli("score", venv.workdir, "-o", "folder_in.jsonl", check=False), "is a folder, expected a file")
     ones = write(venv, "one_class.jsonl", jsonl([{"label": 1, "s": 0.5}, {"label": 1, "s": 0.7}]))
     fails(venv.cli("roc", ones, "--label", "label", "--metrics", "s", check=False),
           "every one of the 2 labelled rows has label = 1", "both classes")
