@@ -1,10 +1,43 @@
 //! Options JSON arguments: one JSON object of named settings, read the same way by every function
-//! that takes one (`sql_equivalent` and its family, `exec_match`, `bird_ves`), with errors naming
-//! the function and the `options` argument.
+//! that takes one, with errors naming the function and the `options` argument. The dialect keys
+//! (`dialect`, `gold_dialect`, `pred_dialect`) are common to every function that reads SQL: they
+//! are read here ([`OptionsArg::dialects`]) and left out of the object each family reads.
 
 use serde_json::{Map, Value as Json};
 
 use crate::error::{Error, Result};
+use crate::parse::dialect::Dialect;
+
+/// The options every function that reads SQL takes: the dialect of its queries.
+pub const DIALECT_KEYS: [&str; 3] = ["dialect", "gold_dialect", "pred_dialect"];
+
+/// The dialects of a call's queries, from its options (SQLite when not given).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct Dialects {
+    /// `dialect`: every query's, unless one of the two below says otherwise.
+    pub both: Option<Dialect>,
+    /// `gold_dialect`.
+    pub gold: Option<Dialect>,
+    /// `pred_dialect`.
+    pub pred: Option<Dialect>,
+}
+
+impl Dialects {
+    /// The gold query's dialect.
+    pub fn gold(&self) -> Dialect {
+        self.gold.or(self.both).unwrap_or_default()
+    }
+
+    /// The predicted query's dialect.
+    pub fn pred(&self) -> Dialect {
+        self.pred.or(self.both).unwrap_or_default()
+    }
+
+    /// True when every query of the call is SQLite.
+    pub fn all_sqlite(&self) -> bool {
+        self.gold() == Dialect::Sqlite && self.pred() == Dialect::Sqlite
+    }
+}
 
 /// The `options` argument of `function`, for error messages and checked reads.
 #[derive(Clone, Copy)]
@@ -22,8 +55,19 @@ impl OptionsArg {
         }
     }
 
-    /// The settings of `text` (None: no options given), which must be a JSON object.
+    /// The settings of `text` (None: no options given), which must be a JSON object, without
+    /// the dialect keys ([`DIALECT_KEYS`], read by [`OptionsArg::dialects`]).
     pub fn object(self, text: Option<&str>) -> Result<Option<Map<String, Json>>> {
+        let Some(mut map) = self.whole_object(text)? else {
+            return Ok(None);
+        };
+        for key in DIALECT_KEYS {
+            map.remove(key);
+        }
+        Ok(Some(map))
+    }
+
+    fn whole_object(self, text: Option<&str>) -> Result<Option<Map<String, Json>>> {
         let Some(text) = text else {
             return Ok(None);
         };
@@ -33,6 +77,33 @@ impl OptionsArg {
             Json::Object(map) => Ok(Some(map)),
             _ => Err(self.error("must be a JSON object".into())),
         }
+    }
+
+    /// The dialect keys of `text`; an unknown dialect name is an error listing the known ones.
+    pub fn dialects(self, text: Option<&str>) -> Result<Dialects> {
+        let Some(map) = self.whole_object(text)? else {
+            return Ok(Dialects::default());
+        };
+        let read = |key: &str| -> Result<Option<Dialect>> {
+            match map.get(key) {
+                None | Some(Json::Null) => Ok(None),
+                Some(v) => v
+                    .as_str()
+                    .and_then(Dialect::from_name)
+                    .map(Some)
+                    .ok_or_else(|| {
+                        self.error(format!(
+                            "'{key}' must be one of {}, got {v}",
+                            Dialect::names()
+                        ))
+                    }),
+            }
+        };
+        Ok(Dialects {
+            both: read("dialect")?,
+            gold: read("gold_dialect")?,
+            pred: read("pred_dialect")?,
+        })
     }
 
     /// Setting `key` as an integer in [lo, hi].
@@ -45,5 +116,30 @@ impl OptionsArg {
                     "'{key}' must be an integer in [{lo}, {hi}], got {value}"
                 ))
             })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dialect_keys_are_read_apart_from_the_rest() {
+        let arg = OptionsArg { function: "f" };
+        let text = Some(r#"{"dialect": "mysql", "pred_dialect": "PostgreSQL", "work": 5}"#);
+        let d = arg.dialects(text).unwrap();
+        assert_eq!((d.gold(), d.pred()), (Dialect::Mysql, Dialect::Postgres));
+        let rest = arg.object(text).unwrap().unwrap();
+        assert_eq!(rest.keys().collect::<Vec<_>>(), ["work"]);
+        assert!(arg.dialects(None).unwrap().all_sqlite());
+        let err = arg
+            .dialects(Some(r#"{"dialect": "oracle"}"#))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("'dialect' must be one of sqlite, postgres"),
+            "{err}"
+        );
+        assert!(arg.dialects(Some(r#"{"gold_dialect": 3}"#)).is_err());
     }
 }

@@ -88,36 +88,49 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
     },
     ScalarFunction {
         name: "ast_ted",
-        params: &[A, B],
+        params: &[A, B, OPTIONS],
         returns: SqlType::Real,
-        doc: "AST-TE similarity in [0, 1]: 1 - TED / max(|T1|, |T2|) over the normalized ASTs; 0.0 \
+        doc:
+            "AST-TE similarity in [0, 1]: 1 - TED / max(|T1|, |T2|) over the normalized ASTs; 0.0 \
               when either query does not parse. See docs/functions.md#ast_ted.",
         deterministic: true,
         call: |a| {
-            Ok(ast_ted::ast_ted(a.text(0)?, a.text(1)?).map_or(Output::Null, Output::Real))
+            a.only_dialect_options()?;
+            let (x, y) = (a.query(0)?, a.query(1)?);
+            Ok(ast_ted::ast_ted(&x, &y).map_or(Output::Null, Output::Real))
         },
         batch: None,
     },
     ScalarFunction {
         name: "ast_ted_distance",
-        params: &[A, B],
+        params: &[A, B, OPTIONS],
         returns: SqlType::Integer,
         doc: "Raw Zhang-Shasha tree edit distance between the normalized ASTs; NULL when either \
               query does not parse. See docs/functions.md#ast_ted_distance.",
         deterministic: true,
         call: |a| {
-            Ok(match ast_ted::ast_ted_distance(a.text(0)?, a.text(1)?) {
-                Some(d) => Output::Integer(i64::from(d)),
-                None => Output::Null,
-            })
+            a.only_dialect_options()?;
+            Ok(
+                match ast_ted::ast_ted_distance(&a.query(0)?, &a.query(1)?) {
+                    Some(d) => Output::Integer(i64::from(d)),
+                    None => Output::Null,
+                },
+            )
         },
         batch: None,
     },
     ScalarFunction {
         name: "astpm",
-        params: &[GOLD, PRED, optional("alpha", SqlType::Real), optional("beta", SqlType::Real)],
+        params: &[
+            GOLD,
+            PRED,
+            optional("alpha", SqlType::Real),
+            optional("beta", SqlType::Real),
+            OPTIONS,
+        ],
         returns: SqlType::Real,
-        doc: "ASTPM similarity in [0, 1]: FuncEvalGMN's partial matching over the normalized ASTs; \
+        doc:
+            "ASTPM similarity in [0, 1]: FuncEvalGMN's partial matching over the normalized ASTs; \
               0.0 when either query does not parse. See docs/functions.md#astpm.",
         deterministic: true,
         call: node_match::astpm,
@@ -125,13 +138,14 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
     },
     ScalarFunction {
         name: "sql_ast",
-        params: &[SQL],
+        params: &[SQL, OPTIONS],
         returns: SqlType::Text,
         doc: "The normalized AST that AST-TE compares, as JSON; NULL when the query does not \
               parse. See docs/functions.md#sql_ast.",
         deterministic: true,
         call: |a| {
-            let query = query_tree::cached(a.text(0)?);
+            a.only_dialect_options()?;
+            let query = query_tree::cached(&a.query(0)?);
             Ok(match query.parse_error {
                 Some(_) => Output::Null,
                 None => Output::Text(query.tree.to_json().to_string()),
@@ -141,13 +155,14 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
     },
     ScalarFunction {
         name: "sql_parse_error",
-        params: &[SQL],
+        params: &[SQL, OPTIONS],
         returns: SqlType::Text,
         doc: "NULL when the query parses, otherwise the parser's message. See \
               docs/functions.md#sql_parse_error.",
         deterministic: true,
         call: |a| {
-            Ok(match &query_tree::cached(a.text(0)?).parse_error {
+            a.only_dialect_options()?;
+            Ok(match &query_tree::cached(&a.query(0)?).parse_error {
                 Some(m) => Output::Text(m.clone()),
                 None => Output::Null,
             })
@@ -156,7 +171,14 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
     },
     ScalarFunction {
         name: "relpm",
-        params: &[GOLD, PRED, SCHEMA, optional("alpha", SqlType::Real), optional("beta", SqlType::Real)],
+        params: &[
+            GOLD,
+            PRED,
+            SCHEMA,
+            optional("alpha", SqlType::Real),
+            optional("beta", SqlType::Real),
+            OPTIONS,
+        ],
         returns: SqlType::Real,
         doc: "RelPM in [0, 1]: FuncEvalGMN's partial matching over the two queries' optimized \
               logical plans; 0.0 when either query cannot be planned. See docs/functions.md#relpm.",
@@ -166,7 +188,7 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
     },
     ScalarFunction {
         name: "gmn_similarity",
-        params: &[GOLD, PRED, SCHEMA],
+        params: &[GOLD, PRED, SCHEMA, OPTIONS],
         returns: SqlType::Real,
         doc: "FuncEvalGMN similarity in [0, 1] of the two plan graphs, scored by the shipped ONNX \
               model; NULL when either query cannot be planned. See \
@@ -177,7 +199,7 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
     },
     ScalarFunction {
         name: "hybrid_gmn_similarity",
-        params: &[GOLD, PRED, SCHEMA],
+        params: &[GOLD, PRED, SCHEMA, OPTIONS],
         returns: SqlType::Real,
         doc: "Hybrid GMN similarity in [0, 1] of the two AST + plan graphs, scored by the shipped \
               ONNX model; NULL when either query cannot be planned. See \
@@ -188,7 +210,13 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
     },
     ScalarFunction {
         name: "sql_graph",
-        params: &[GOLD, PRED, SCHEMA, optional("model", SqlType::Text)],
+        params: &[
+            GOLD,
+            PRED,
+            SCHEMA,
+            optional("model", SqlType::Text),
+            OPTIONS,
+        ],
         returns: SqlType::Text,
         doc: "The graphs the GMN models read, as JSON; NULL when either query cannot be planned. \
               See docs/functions.md#sql_graph.",
@@ -198,7 +226,7 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
     },
     ScalarFunction {
         name: "sql_plan",
-        params: &[SQL, SCHEMA],
+        params: &[SQL, SCHEMA, OPTIONS],
         returns: SqlType::Text,
         doc: "The optimized logical plan as indented text in the style of Calcite's EXPLAIN; NULL \
               when the query cannot be planned. See docs/functions.md#sql_plan.",
@@ -208,7 +236,7 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
     },
     ScalarFunction {
         name: "sql_plan_error",
-        params: &[SQL, SCHEMA],
+        params: &[SQL, SCHEMA, OPTIONS],
         returns: SqlType::Text,
         doc: "NULL when the query can be planned, otherwise why not. See \
               docs/functions.md#sql_plan_error.",
@@ -269,7 +297,7 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
     },
     ScalarFunction {
         name: "bird_soft_f1",
-        params: &[DB_PATH, GOLD, PRED],
+        params: &[DB_PATH, GOLD, PRED, OPTIONS],
         returns: SqlType::Real,
         doc: "BIRD mini-dev Soft-F1 in [0, 1] on one SQLite file. See \
               docs/functions.md#bird_soft_f1.",
@@ -346,7 +374,7 @@ pub static TABLE_FUNCTIONS: &[TableFunction] = &[
     },
     TableFunction {
         name: "sql_ast_nodes",
-        params: &[SQL],
+        params: &[SQL, OPTIONS],
         columns: &[
             column("node", SqlType::Integer),
             column("parent", SqlType::Integer),
@@ -355,7 +383,10 @@ pub static TABLE_FUNCTIONS: &[TableFunction] = &[
         ],
         doc: "The normalized AST as rows (node, parent, depth, label) in pre-order. See \
               docs/functions.md#sql_ast_nodes.",
-        call: |a| Ok(meta::tree_rows(&query_tree::cached(a.text(0)?).tree)),
+        call: |a| {
+            a.only_dialect_options()?;
+            Ok(meta::tree_rows(&query_tree::cached(&a.query(0)?).tree))
+        },
     },
     TableFunction {
         name: "spider_partial",

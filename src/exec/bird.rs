@@ -10,6 +10,7 @@ use std::time::Instant;
 use super::compare::{Cell, Row};
 use super::open::{cached_database, databases, open_database};
 use super::options::{EvalOptions, Semantics};
+use super::translated::{sqlite_pair, Untranslatable};
 use super::verdict::{prepare, run_pair, set_eq, Ran};
 use super::{run_with, TextMode};
 
@@ -38,7 +39,12 @@ fn results(
         )));
     };
     let conn = cached_database(file).map_err(|e| NoScore(format!("database {e}")))?;
-    let prepared = prepare(gold, pred, opts);
+    let (gold, pred) = match sqlite_pair(gold, pred) {
+        Ok(texts) => texts,
+        Err(Untranslatable::PredParse(_)) => return Ok(None),
+        Err(u) => return Err(NoScore(u.describe())),
+    };
+    let prepared = prepare(&gold, &pred, opts);
     match run_pair(&conn, &prepared, opts) {
         Ran::GoldFailed(e) => Err(NoScore(format!("gold {}", e.describe()))),
         Ran::PredFailed(_) => Ok(None),
@@ -112,6 +118,9 @@ pub fn ves_reward(db_path: &str, gold: &str, pred: &str, opts: &EvalOptions) -> 
     let Some((g, p)) = results(db_path, gold, pred, &opts)? else {
         return Ok(0.0);
     };
+    // both translate: `results` ran them
+    let (gold, pred) = sqlite_pair(gold, pred).map_err(|u| NoScore(u.describe()))?;
+    let (gold, pred) = (gold.as_ref(), pred.as_ref());
     if !set_eq(&g, &p) {
         return Ok(0.0);
     }

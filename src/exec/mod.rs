@@ -27,6 +27,7 @@ pub mod open;
 pub mod options;
 pub mod reuse;
 mod rewrite;
+mod translated;
 pub mod verdict;
 
 use std::time::{Duration, Instant};

@@ -10,6 +10,7 @@ use super::compare::{result_eq, Cell, Row};
 use super::open::{cached_database, databases};
 use super::options::{EvalOptions, Semantics};
 use super::rewrite::{postprocess, remove_distinct, replace_cur_year};
+use super::translated::{sqlite_pair, Untranslatable};
 use super::{run_with, RunError, TextMode};
 use crate::error::Result;
 
@@ -149,11 +150,16 @@ pub fn exec_match_with(
     pred: &str,
     opts: &EvalOptions,
 ) -> Result<Verdict> {
+    let (gold, pred) = match sqlite_pair(gold, pred) {
+        Ok(texts) => texts,
+        Err(u @ Untranslatable::PredParse(_)) => return Ok(Verdict::Mismatch(u.describe())),
+        Err(u) => return Ok(Verdict::Null(u.describe())),
+    };
     let files = match databases(db_path) {
         Ok(f) => f,
         Err(e) => return Ok(Verdict::Null(format!("database: {e}"))),
     };
-    let p = prepare(gold, pred, opts);
+    let p = prepare(&gold, &pred, opts);
     let n = files.len();
     for (k, file) in files.iter().enumerate() {
         let at = |m: String| {

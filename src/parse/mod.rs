@@ -16,7 +16,9 @@
 //! Double-quoted identifiers that SQLite would read as strings are handled later, by the
 //! `double_quoted_strings` normalization pass, because that needs the names used in the query.
 
+pub mod dialect;
 pub mod preprocess;
+pub mod translate;
 
 use crate::error::{Error, Result};
 use sqlparser::ast::Statement;
@@ -147,7 +149,9 @@ fn parse_with(dialect: &dyn Dialect, sql: &str) -> Result<Vec<Statement>> {
         .map_err(|e| Error::Parse(e.to_string()))
 }
 
-/// Parses `sql` into statements: SQLite dialect first, MySQL dialect as a fallback.
+/// Parses `sql` into statements: SQLite dialect first, MySQL dialect as a fallback. A text
+/// tagged with another dialect (`dialect::tag`) is parsed as its SQLite translation
+/// (`translate::sqlite_text`), so that every later stage sees SQLite's meaning.
 ///
 /// Text with no statement at all (empty, only comments or semicolons) is an error: it is not a query.
 ///
@@ -157,8 +161,9 @@ fn parse_with(dialect: &dyn Dialect, sql: &str) -> Result<Vec<Statement>> {
 /// assert!(sqlsim::parse::parse_sql("SELEC x").is_err());
 /// ```
 pub fn parse_sql(sql: &str) -> Result<Vec<Statement>> {
-    check_operator_chains(sql)?;
-    let text = preprocess::preprocess(sql);
+    let sqlite = translate::sqlite_text(sql)?;
+    check_operator_chains(&sqlite)?;
+    let text = preprocess::preprocess(&sqlite);
     let statements = match parse_with(&SQLiteDialect {}, &text) {
         Ok(s) => s,
         Err(first) => match parse_with(&MySqlDialect {}, &text) {
@@ -167,6 +172,18 @@ pub fn parse_sql(sql: &str) -> Result<Vec<Statement>> {
             Err(_) => return Err(first),
         },
     };
+    if statements.is_empty() {
+        return Err(Error::Parse("no SQL statement in the text".into()));
+    }
+    Ok(statements)
+}
+
+/// Parses `sql` with the parser of `dialect` alone, under the same limits as [`parse_sql`]
+/// (the first step of a translation; no SQLite repairs, no fallback).
+pub fn parse_in(dialect: dialect::Dialect, sql: &str) -> Result<Vec<Statement>> {
+    check_operator_chains(sql)?;
+    let statements = parse_with(dialect.parser().as_ref(), sql)
+        .map_err(|e| Error::Parse(format!("{} ({})", e, dialect.name())))?;
     if statements.is_empty() {
         return Err(Error::Parse("no SQL statement in the text".into()));
     }

@@ -17,8 +17,17 @@ use crate::normalize::database_qualifiers::DatabaseQualifiers;
 use crate::normalize::fetch_as_limit::FetchAsLimit;
 use crate::normalize::Pass;
 
-/// `sql` as SQLite can run it (itself when nothing needs rewriting, or when it does not parse).
+/// `sql` as SQLite can run it (itself when nothing needs rewriting, or when it does not parse);
+/// a query of another dialect is its SQLite translation first (`parse::translate`).
 pub fn for_sqlite(sql: &str) -> Cow<'_, str> {
+    match crate::parse::translate::sqlite_text(sql) {
+        Ok(Cow::Owned(translated)) => Cow::Owned(rewritten(&translated).into_owned()),
+        _ => rewritten(sql),
+    }
+}
+
+/// SQLite text with Calcite's row limit and database qualifiers rewritten.
+fn rewritten(sql: &str) -> Cow<'_, str> {
     // the two constructs need a FETCH keyword or a dotted name
     if !sql.contains('.') && !sql.to_ascii_lowercase().contains("fetch") {
         return Cow::Borrowed(sql);

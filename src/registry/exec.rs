@@ -10,7 +10,7 @@ use crate::exec::{exec_match_with, EvalOptions, Verdict};
 /// The verdict on (db_path, gold, pred [, options]).
 fn verdict(args: &Args<'_>) -> Result<Verdict> {
     let opts = EvalOptions::parse(args.function(), args.opt_text(3)?, false)?;
-    exec_match_with(args.text(0)?, args.text(1)?, args.text(2)?, &opts)
+    exec_match_with(args.text(0)?, &args.query(1)?, &args.query(2)?, &opts)
         .map_err(|e| args.rename_error(0, e))
 }
 
@@ -27,16 +27,18 @@ pub fn exec_match_reason(args: &Args<'_>) -> Result<Output> {
     Ok(Output::Text(verdict(args)?.reason()))
 }
 
-/// `bird_soft_f1(db_path, gold, pred)`: BIRD mini-dev Soft-F1 in [0, 1]; NULL when the gold fails.
+/// `bird_soft_f1(db_path, gold, pred [, options])`: BIRD mini-dev Soft-F1 in [0, 1]; NULL when
+/// the gold fails.
 pub fn bird_soft_f1(args: &Args<'_>) -> Result<Output> {
+    args.only_dialect_options()?;
     let opts = EvalOptions::default();
-    let score = bird::soft_f1(args.text(0)?, args.text(1)?, args.text(2)?, &opts);
+    let score = bird::soft_f1(args.text(0)?, &args.query(1)?, &args.query(2)?, &opts);
     Ok(score.map_or(Output::Null, Output::Real))
 }
 
 /// `bird_ves(db_path, gold, pred [, options])`: the R-VES reward; NULL when the gold fails.
 pub fn bird_ves(args: &Args<'_>) -> Result<Output> {
     let opts = EvalOptions::parse(args.function(), args.opt_text(3)?, true)?;
-    let score = bird::ves_reward(args.text(0)?, args.text(1)?, args.text(2)?, &opts);
+    let score = bird::ves_reward(args.text(0)?, &args.query(1)?, &args.query(2)?, &opts);
     Ok(score.map_or(Output::Null, Output::Real))
 }

@@ -26,9 +26,10 @@ fn model(args: &Args<'_>, index: usize) -> Result<Model> {
 /// query cannot be planned or exceeds the node bound.
 pub fn sql_graph(args: &Args<'_>) -> Result<Output> {
     let model = model(args, 3)?;
+    args.only_dialect_options()?;
     let schema = schema(args, 2)?;
     Ok(
-        match pair_graph(args.text(0)?, args.text(1)?, schema.as_deref(), model) {
+        match pair_graph(&args.query(0)?, &args.query(1)?, schema.as_deref(), model) {
             Some(p) => Output::Text(p.to_json()),
             None => Output::Null,
         },
@@ -64,10 +65,11 @@ const BATCH_ADJACENCY: usize = 1 << 23;
 /// per-row half of a batched call); `None` when there is no graph (the row scores NULL).
 fn row_graph(args: &Args<'_>, model: Model) -> Result<Option<PairGraph>> {
     runtime::check(model).map_err(|e| args.unavailable(e))?;
+    args.only_dialect_options()?;
     let schema = schema(args, 2)?;
     Ok(pair_graph(
-        args.text(0)?,
-        args.text(1)?,
+        &args.query(0)?,
+        &args.query(1)?,
         schema.as_deref(),
         model,
     ))

@@ -23,10 +23,11 @@ pub(crate) fn beta(a: &Args<'_>, index: usize) -> Result<f64> {
     }
 }
 
-/// `astpm(gold, pred [, alpha [, beta]])`.
+/// `astpm(gold, pred [, alpha [, beta [, options]]])`.
 pub(crate) fn astpm(a: &Args<'_>) -> Result<Output> {
     let (alpha, beta) = (alpha(a, 2)?, beta(a, 3)?);
-    Ok(astpm::astpm(a.text(0)?, a.text(1)?, alpha, beta).map_or(Output::Null, Output::Real))
+    a.only_dialect_options()?;
+    Ok(astpm::astpm(&a.query(0)?, &a.query(1)?, alpha, beta).map_or(Output::Null, Output::Real))
 }
 
 #[cfg(test)]

@@ -15,7 +15,8 @@ use crate::schema::Schema;
 fn decision(args: &Args<'_>, name: &'static str) -> Result<Arc<Decision>> {
     let opts = Options::parse(name, args.opt_text(3)?)?;
     let schema = args.opt_text(2)?;
-    decide_cached(args.text(0)?, args.text(1)?, schema, &opts).map_err(|e| args.rename_error(2, e))
+    decide_cached(&args.query(0)?, &args.query(1)?, schema, &opts)
+        .map_err(|e| args.rename_error(2, e))
 }
 
 /// `sql_equivalent(gold, pred [, schema [, options]])`: 1, 0 or NULL.
@@ -92,7 +93,7 @@ fn tuples(schema: &Schema, db: &Database) -> Vec<(String, i64, String)> {
 /// `parseval_generate(query [, schema [, options]])`: one row per generated tuple.
 pub fn parseval_generate(args: &Args<'_>) -> Result<Vec<Vec<Output>>> {
     let opts = Options::parse("parseval_generate", args.opt_text(2)?)?;
-    let (generated, schema) = generate_for(args.text(0)?, args.opt_text(1)?, &opts)
+    let (generated, schema) = generate_for(&args.query(0)?, args.opt_text(1)?, &opts)
         .map_err(|e| args.rename_error(1, e))?;
     let mut rows = Vec::new();
     for (i, inst) in generated.instances.iter().enumerate() {

@@ -17,11 +17,12 @@ pub(super) fn schema(args: &Args<'_>, index: usize) -> Result<Option<Arc<ParsedS
 
 /// The cached plan of argument 0 against the schema in argument 1.
 fn plan_of(args: &Args<'_>) -> Result<Arc<CachedPlan>> {
+    args.only_dialect_options()?;
     let schema = schema(args, 1)?;
-    Ok(cached_plan(args.text(0)?, schema.as_deref()))
+    Ok(cached_plan(&args.query(0)?, schema.as_deref()))
 }
 
-/// `sql_plan(sql [, schema])`: the EXPLAIN text, NULL when the query cannot be planned.
+/// `sql_plan(sql [, schema [, options]])`: the EXPLAIN text, NULL when the query cannot be planned.
 pub fn sql_plan(args: &Args<'_>) -> Result<Output> {
     Ok(match &plan_of(args)?.plan {
         Ok(plan) => Output::Text(plan.explain()),
@@ -29,7 +30,7 @@ pub fn sql_plan(args: &Args<'_>) -> Result<Output> {
     })
 }
 
-/// `sql_plan_error(sql [, schema])`: NULL when the query plans, otherwise why not.
+/// `sql_plan_error(sql [, schema [, options]])`: NULL when the query plans, otherwise why not.
 pub fn sql_plan_error(args: &Args<'_>) -> Result<Output> {
     Ok(match &plan_of(args)?.plan {
         Ok(_) => Output::Null,
@@ -37,11 +38,12 @@ pub fn sql_plan_error(args: &Args<'_>) -> Result<Output> {
     })
 }
 
-/// `relpm(gold, pred [, schema [, alpha [, beta]]])`: the schema argument is resolved once per
+/// `relpm(gold, pred [, schema [, alpha [, beta [, options]]]])`: the schema argument is resolved once per
 /// pair, each query's plan and match tree come from the plan cache.
 pub fn relpm(args: &Args<'_>) -> Result<Output> {
     let (a, b) = (alpha(args, 3)?, beta(args, 4)?);
+    args.only_dialect_options()?;
     let schema = schema(args, 2)?;
-    let scores = relpm_scores(args.text(0)?, args.text(1)?, schema.as_deref(), a, b);
+    let scores = relpm_scores(&args.query(0)?, &args.query(1)?, schema.as_deref(), a, b);
     Ok(scores.map_or(Output::Null, |s| Output::Real(s.f_beta)))
 }

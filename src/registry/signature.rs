@@ -1,6 +1,9 @@
 //! Declarations of SQL functions: parameters, result types, and the host-neutral values they exchange.
 
 use crate::error::{Error, Result};
+use crate::options::{Dialects, OptionsArg};
+use crate::parse::dialect::{tag, Dialect};
+use std::borrow::Cow;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 /// SQL types of the surface, mapped by each adapter to the host's own types.
@@ -152,6 +155,83 @@ impl<'a> Args<'a> {
             other => Err(self.argument_error(
                 index,
                 format!("must be a number, got {}", other.type_name()),
+            )),
+        }
+    }
+
+    /// The dialects of this call's queries, from its `options` argument (SQLite when the
+    /// function has none, or it is NULL).
+    pub fn dialects(&self) -> Result<Dialects> {
+        let Some(index) = self.params.iter().position(|p| p.name == "options") else {
+            return Ok(Dialects::default());
+        };
+        OptionsArg {
+            function: self.function,
+        }
+        .dialects(self.opt_text(index)?)
+    }
+
+    /// The query text of argument `index`, tagged with its dialect (`parse::dialect`): a
+    /// `gold`/`a` argument takes `gold_dialect`, a `pred`/`b` argument `pred_dialect`, either
+    /// `dialect` when its own is not given; a function of one query takes `dialect` alone.
+    pub fn query(&self, index: usize) -> Result<Cow<'a, str>> {
+        let text = self.text(index)?;
+        let d = self.dialects()?;
+        let dialect = match self.params.get(index).map(|p| p.name) {
+            Some("gold" | "a") => d.gold(),
+            Some("pred" | "b") => d.pred(),
+            _ => {
+                if d.gold.is_some() || d.pred.is_some() {
+                    return Err(self.argument_error(
+                        self.params.len() - 1,
+                        "has 'gold_dialect'/'pred_dialect', which name the dialects of a pair: \
+                         this function reads one query, use 'dialect'"
+                            .into(),
+                    ));
+                }
+                d.both.unwrap_or_default()
+            }
+        };
+        Ok(tag(text, dialect))
+    }
+
+    /// An error when the `options` argument holds a key other than the dialect keys: for the
+    /// functions whose only options are the dialects.
+    pub fn only_dialect_options(&self) -> Result<()> {
+        let Some(index) = self.params.iter().position(|p| p.name == "options") else {
+            return Ok(());
+        };
+        let arg = OptionsArg {
+            function: self.function,
+        };
+        match arg
+            .object(self.opt_text(index)?)?
+            .and_then(|m| m.keys().next().cloned())
+        {
+            None => Ok(()),
+            Some(key) => Err(arg.error(format!(
+                "unknown option '{key}' (known: dialect, gold_dialect, pred_dialect)"
+            ))),
+        }
+    }
+
+    /// An error unless every query of the call is SQLite: for functions bound to a benchmark's
+    /// own rules (Spider's evaluator reads SQLite SQL only).
+    pub fn require_sqlite(&self) -> Result<()> {
+        let d = self.dialects()?;
+        match [d.gold(), d.pred()]
+            .into_iter()
+            .find(|x| *x != Dialect::Sqlite)
+        {
+            None => Ok(()),
+            Some(other) => Err(self.argument_error(
+                self.params.len() - 1,
+                format!(
+                    "names dialect '{}': {}() follows the official Spider evaluator, which reads \
+                     SQLite SQL only",
+                    other.name(),
+                    self.function
+                ),
             )),
         }
     }

@@ -13,10 +13,17 @@ fn context(args: &Args<'_>, index: usize) -> Result<Arc<SpiderContext>> {
 }
 
 /// The evaluation options in argument `index` (NULL → the official behaviour).
+/// Spider's evaluator reads SQLite SQL: a JSON options argument naming another dialect is an
+/// error.
 fn options(args: &Args<'_>, index: usize) -> Result<Options> {
     match args.opt_text(index)? {
         None => Ok(Options::default()),
-        Some(text) => Options::parse(text).map_err(|e| args.rename_error(index, e)),
+        Some(text) => {
+            if text.trim_start().starts_with('{') {
+                args.require_sqlite()?;
+            }
+            Options::parse(text).map_err(|e| args.rename_error(index, e))
+        }
     }
 }
 

@@ -14,6 +14,7 @@ mod data;
 mod layout;
 
 mod golden_normalize;
+mod golden_translate;
 mod plan_equivalence;
 mod plan_equivalence_data;
 mod plan_rules;

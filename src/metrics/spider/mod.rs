@@ -98,6 +98,10 @@ impl Options {
             let v: serde_json::Value =
                 serde_json::from_str(t).map_err(|e| bad(format!("is not valid JSON: {e}")))?;
             for (k, val) in v.as_object().into_iter().flatten() {
+                // the dialect keys are the registry's: it accepts only SQLite here
+                if ["dialect", "gold_dialect", "pred_dialect"].contains(&k.as_str()) {
+                    continue;
+                }
                 let on = val
                     .as_bool()
                     .ok_or_else(|| bad(format!("option '{k}' must be true or false")))?;

@@ -449,6 +449,13 @@ impl Builder<'_> {
         aliases: &[Alias<'_>],
     ) -> BuildResult<Expr> {
         let name = super::from::object_name_last(&f.name);
+        if name.eq_ignore_ascii_case(crate::parse::translate::UNTRANSLATED) {
+            let construct = crate::parse::translate::untranslated_construct(&f.to_string());
+            return Err(PlanError::Unsupported(format!(
+                "{} has no faithful translation into SQLite",
+                construct.unwrap_or_else(|| "a construct".into())
+            )));
+        }
         if f.filter.is_some() || !f.within_group.is_empty() {
             return Err(PlanError::Unsupported(format!(
                 "{name}() with FILTER/WITHIN GROUP is not supported"

@@ -1,0 +1,169 @@
+"""Dialect invariance: does a query written for another engine get the verdict its meaning deserves?
+
+    python scripts/eval/dialects.py [--sets gpt4,bird_bugs] [--dialects postgres,mysql] [--limit N]
+                                    [--minidev] [--out /tmp/dialects] [--function sql_similarity]
+
+Two measurements, the two of issue 39's check, built with sqlglot (requirements-bench.txt):
+
+1. Rewritten labelled pairs. Each pair of a labelled set is rewritten by sqlglot into dialect D
+   (gold and prediction both) and scored with '{"dialect": D}'; the same rewrite is read back into
+   SQLite by sqlglot and scored with the defaults. Reported per set and dialect: the share of pairs
+   whose verdict (1, 0 or NULL of sql_similarity_components' verdict) is the same both ways, and ROC
+   AUC of the score against the original labels both ways. Pairs sqlglot cannot rewrite are counted
+   and left out.
+2. --minidev: LLM predictions written for PostgreSQL or MySQL (dialects/minidev_*.dev.jsonl),
+   each against sqlglot's SQLite rewrite of itself, scored schema-less with gold_dialect sqlite
+   and pred_dialect D: the shares judged equivalent, unknown and not equivalent, and the most
+   common reasons of the last two.
+
+Every pair whose verdicts differ goes to <out>/<set>.<dialect>.jsonl with both texts and reasons,
+for reading (each one is our error or sqlglot's).
+"""
+
+import argparse
+import collections
+import json
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "python"))
+from common import DATA, connect_duckdb, die, pair_schema, read_jsonl  # noqa: E402
+from sqlsim.roc import roc_auc  # noqa: E402
+
+SETS = {
+    "gpt4": "spider_dev_llm_gpt4.nooverlap",
+    "gpt3.5": "spider_dev_llm_gpt3.5.nooverlap",
+    "codellama": "spider_dev_llm_codellama_7b.nooverlap",
+    "spiderdk": "spiderdk_pair_dev.nooverlap",
+    "wikisql": "wikisql_pair_dev",
+    "bird_bugs": "bird_nl2sql_bugs.dev",
+}
+DIALECTS = ["postgres", "mysql", "duckdb", "snowflake", "bigquery"]
+SQLGLOT_NAME = {"postgres": "postgres", "mysql": "mysql", "duckdb": "duckdb",
+                "snowflake": "snowflake", "bigquery": "bigquery", "ansi": None}
+
+
+def transpile(sql, read, write):
+    import sqlglot
+    try:
+        out = sqlglot.transpile(sql, read=read, write=write, unsupported_level=sqlglot.ErrorLevel.RAISE)
+    except Exception:  # noqa: BLE001 - any sqlglot failure means: no rewrite for this pair
+        return None
+    return out[0] if len(out) == 1 else None
+
+
+def bird_schemas():
+    path = DATA / "bird" / "schema.json"
+    return {k: json.dumps(v) for k, v in json.loads(path.read_text()).items()} if path.exists() else {}
+
+
+def schema_of(row, bird):
+    if row.get("source", "").startswith("bird") or row["db_id"] in bird:
+        return bird.get(row["db_id"])
+    return pair_schema(row, DATA)
+
+
+def score(con, rows, function):
+    """(verdict, reason, score) per row of (gold, pred, schema, options)."""
+    con.execute("CREATE OR REPLACE TEMP TABLE pairs (i INTEGER, gold VARCHAR, pred VARCHAR, "
+                "sch VARCHAR, opts VARCHAR)")
+    con.executemany("INSERT INTO pairs VALUES (?, ?, ?, ?, ?)", [[i, *r] for i, r in enumerate(rows)])
+    out = con.execute(f"SELECT i, {function}_components(gold, pred, sch, opts) FROM pairs ORDER BY i").fetchall()
+    result = []
+    for _, text in out:
+        c = json.loads(text)
+        result.append((c.get("verdict"), c.get("reason"), c.get("score")))
+    return result
+
+
+def auc(scores, labels):
+    pairs = [(s, y) for s, y in zip(scores, labels) if s is not None and y is not None]
+    return roc_auc([s for s, _ in pairs], [y for _, y in pairs]) if pairs else None
+
+
+def rewritten_sets(con, args, bird):
+    out = Path(args.out)
+    for name in args.sets.split(","):
+        if name not in SETS:
+            die(f"unknown set '{name}' (known: {', '.join(SETS)})")
+        rows = [r for r in read_jsonl(SETS[name]) if r.get("pred") and r.get("label") is not None]
+        rows = rows[: args.limit] if args.limit else rows
+        for d in args.dialects.split(","):
+            todo, kept, skipped = [], [], 0
+            for r in rows:
+                g, p = transpile(r["gold"], "sqlite", SQLGLOT_NAME[d]), transpile(r["pred"], "sqlite", SQLGLOT_NAME[d])
+                g_rt = g and transpile(g, SQLGLOT_NAME[d], "sqlite")
+                p_rt = p and transpile(p, SQLGLOT_NAME[d], "sqlite")
+                if not (g and p and g_rt and p_rt):
+                    skipped += 1
+                    continue
+                kept.append((r, g, p, g_rt, p_rt))
+            schemas = [schema_of(r, bird) for r, *_ in kept]
+            dialect_opts = json.dumps({"dialect": d})
+            in_d = score(con, [(g, p, s, dialect_opts) for (_, g, p, _, _), s in zip(kept, schemas)], args.function)
+            back = score(con, [(g, p, s, None) for (_, _, _, g, p), s in zip(kept, schemas)], args.function)
+            same = sum(a[0] == b[0] for a, b in zip(in_d, back))
+            labels = [r["label"] for r, *_ in kept]
+            auc_d, auc_rt = auc([x[2] for x in in_d], labels), auc([x[2] for x in back], labels)
+            n = len(kept)
+            print(f"{name:10s} {d:9s} pairs {n:5d} (sqlglot failed {skipped:4d})  same verdict "
+                  f"{same / max(n, 1):.4f}  AUC {d} {auc_d or float('nan'):.4f}  round trip "
+                  f"{auc_rt or float('nan'):.4f}", flush=True)
+            out.mkdir(parents=True, exist_ok=True)
+            with open(out / f"{name}.{d}.jsonl", "w") as f:
+                for (r, g, p, g_rt, p_rt), a, b in zip(kept, in_d, back):
+                    if a[0] != b[0]:
+                        f.write(json.dumps({"id": r["id"], "label": r["label"], "gold": g, "pred": p,
+                                            "gold_rt": g_rt, "pred_rt": p_rt, "verdict": a[0],
+                                            "reason": a[1], "verdict_rt": b[0], "reason_rt": b[1]}) + "\n")
+
+
+def minidev(con, args):
+    out = Path(args.out)
+    for d, file in [("postgres", "minidev_postgresql"), ("mysql", "minidev_mysql")]:
+        rows = read_jsonl(f"dialects/{file}.dev")
+        rows = rows[: args.limit] if args.limit else rows
+        opts = json.dumps({"gold_dialect": "sqlite", "pred_dialect": d})
+        res = score(con, [(r["gold"], r["pred"], None, opts) for r in rows], args.function)
+        counts = collections.Counter(v for v, _, _ in res)
+        n = len(rows)
+        print(f"minidev {d:9s} pairs {n:5d}  equivalent {counts[1] / n:.4f}  unknown "
+              f"{counts[None] / n:.4f}  not equivalent {counts[0] / n:.4f}", flush=True)
+        reasons = collections.Counter((v, (why or "")[:90]) for v, why, _ in res if v != 1)
+        for (v, why), k in reasons.most_common(args.reasons):
+            print(f"    {k:4d}  {v}  {why}")
+        out.mkdir(parents=True, exist_ok=True)
+        with open(out / f"minidev.{d}.jsonl", "w") as f:
+            for r, (v, why, s) in zip(rows, res):
+                if v != 1:
+                    f.write(json.dumps({"id": r["id"], "db_id": r["db_id"], "gold": r["gold"],
+                                        "pred": r["pred"], "verdict": v, "reason": why}) + "\n")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--sets", default="gpt4,bird_bugs")
+    ap.add_argument("--dialects", default=",".join(DIALECTS))
+    ap.add_argument("--limit", type=int, default=0, help="first N pairs of each set (0: all)")
+    ap.add_argument("--minidev", action="store_true", help="also the PostgreSQL/MySQL LLM predictions")
+    ap.add_argument("--only-minidev", action="store_true")
+    ap.add_argument("--function", default="sql_similarity", help="sql_similarity (its _components)")
+    ap.add_argument("--reasons", type=int, default=12, help="most common reasons shown per minidev dialect")
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--out", default="/tmp/sqlsim-dialects")
+    args = ap.parse_args()
+    try:
+        import sqlglot  # noqa: F401
+    except ImportError:
+        die("needs sqlglot: make bench-venv (requirements-bench.txt)")
+    con = connect_duckdb()
+    con.execute(f"SET threads={args.threads}")
+    if not args.only_minidev:
+        rewritten_sets(con, args, bird_schemas())
+    if args.minidev or args.only_minidev:
+        minidev(con, args)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,209 @@
+//! Queries written for another engine, translated into SQLite SQL with the dialect's meaning.
+//!
+//! A tagged text (`parse::dialect`) is parsed with its dialect's parser, then each rule of
+//! [`RULES`] that applies to the dialect rewrites the syntax tree into SQLite's spelling of the
+//! same meaning: MySQL's `/` divides as reals, PostgreSQL sorts NULLs last, `x::FLOAT` is
+//! `CAST(x AS REAL)`, and so on (docs/dialects.md has the table). The result is printed as
+//! SQLite text, which every later stage reads exactly as it would read SQL written for SQLite:
+//! a query in dialect D scores what its SQLite translation scores, in every function.
+//!
+//! A construct without a faithful translation is not guessed at: it becomes a call of
+//! [`UNTRANSLATED`] whose first argument names it (`'DATE_TRUNC in postgres'`), followed by
+//! the construct's own arguments, so that the structural scores still see them. The planner
+//! refuses such a call ("unknown: DATE_TRUNC in postgres"), which makes the verdict unknown, and
+//! the execution functions answer NULL for a text that holds one.
+//!
+//! Each rule is one file whose `name()` equals the file name, with its before/after fixture in
+//! `tests/golden/translate/<name>.txt`.
+
+pub(crate) mod casts;
+pub(crate) mod division;
+pub(crate) mod null_ordering;
+pub mod quoting;
+
+use std::borrow::Cow;
+use std::sync::Arc;
+
+use sqlparser::ast::{
+    Expr, Function, FunctionArg, FunctionArgExpr, FunctionArgumentList, FunctionArguments, Ident,
+    ObjectName, ObjectNamePart, Statement, Value,
+};
+
+use super::dialect::{untag, Dialect};
+use crate::cache::NamedCache;
+use crate::error::{Error, Result};
+
+/// The function a construct without a faithful translation becomes.
+pub const UNTRANSLATED: &str = "sqlsim_untranslated";
+
+/// One rewrite of a dialect's construct into SQLite's spelling of its meaning.
+pub trait Rule: Sync {
+    /// The rule's name: the name of its file in `src/parse/translate/` and of its fixture.
+    fn name(&self) -> &'static str;
+    /// Whether the rule rewrites queries of `dialect` (never SQLite's).
+    fn applies_to(&self, dialect: Dialect) -> bool;
+    /// Rewrites one statement of `dialect`.
+    fn apply(&self, statement: &mut Statement, dialect: Dialect);
+}
+
+/// Every rule, in the order [`translate`] applies them. Why this order:
+///
+/// 1. `quoting` first: later rules compare names and string literals, whatever quotes the
+///    dialect wrote them with.
+/// 2. `casts` before `division`: `division` leaves a left operand that is already cast to a
+///    real alone, and must see the cast in SQLite's spelling.
+/// 3. `null_ordering` anywhere: it reads only ORDER BY items.
+pub static RULES: &[&dyn Rule] = &[
+    &quoting::Quoting,
+    &casts::Casts,
+    &division::Division,
+    &null_ordering::NullOrdering,
+];
+
+/// The rule named `name`, if there is one.
+pub fn rule_by_name(name: &str) -> Option<&'static dyn Rule> {
+    RULES.iter().copied().find(|r| r.name() == name)
+}
+
+/// `statements` of `dialect` rewritten by every rule that applies to it.
+pub fn translate(statements: Vec<Statement>, dialect: Dialect) -> Vec<Statement> {
+    statements
+        .into_iter()
+        .map(|mut s| {
+            for rule in RULES.iter().filter(|r| r.applies_to(dialect)) {
+                rule.apply(&mut s, dialect);
+            }
+            s
+        })
+        .collect()
+}
+
+/// Statements printed as one text, as SQLite reads them (names in backquotes:
+/// [`quoting::requote_names`]).
+pub fn print(statements: &[Statement]) -> String {
+    let text = statements
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join("; ");
+    quoting::requote_names(&text)
+}
+
+/// Number of translations kept in memory.
+const CACHE_CAPACITY: usize = 8_192;
+
+static CACHE: NamedCache<std::result::Result<String, String>> =
+    NamedCache::new("dialect_translations", CACHE_CAPACITY);
+
+/// The SQLite text of `sql`: itself when it is untagged (SQLite), otherwise its translation
+/// (cached per tagged text), or the dialect parser's error.
+///
+/// ```
+/// use sqlsim::parse::{dialect::{tag, Dialect}, translate::sqlite_text};
+/// let pg = tag("SELECT x::FLOAT FROM t ORDER BY x", Dialect::Postgres);
+/// assert_eq!(sqlite_text(&pg).unwrap(), "SELECT CAST(x AS REAL) FROM t ORDER BY x NULLS LAST");
+/// assert_eq!(sqlite_text("SELECT 1").unwrap(), "SELECT 1");
+/// ```
+pub fn sqlite_text(sql: &str) -> Result<Cow<'_, str>> {
+    let (dialect, body) = untag(sql);
+    if dialect == Dialect::Sqlite {
+        return Ok(Cow::Borrowed(sql));
+    }
+    let translated: Arc<std::result::Result<String, String>> =
+        CACHE.get().get_or_insert_with(sql, || {
+            super::parse_in(dialect, body)
+                .map(|statements| print(&translate(statements, dialect)))
+                .map_err(|e| e.to_string())
+        });
+    match translated.as_ref() {
+        Ok(text) => Ok(Cow::Owned(text.clone())),
+        Err(message) => Err(Error::Parse(message.clone())),
+    }
+}
+
+/// The construct a SQLite text leaves untranslated ("DATE_TRUNC in postgres"), if any: the first
+/// argument of its first [`UNTRANSLATED`] call.
+pub fn untranslated_construct(sqlite: &str) -> Option<String> {
+    let start = sqlite.find(UNTRANSLATED)? + UNTRANSLATED.len();
+    let rest = sqlite[start..].trim_start().strip_prefix('(')?.trim_start();
+    let quoted = rest.strip_prefix('\'')?;
+    let mut name = String::new();
+    let mut chars = quoted.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\'' {
+            if chars.peek() == Some(&'\'') {
+                chars.next();
+            } else {
+                return Some(name);
+            }
+        }
+        name.push(c);
+    }
+    None
+}
+
+/// A call naming a construct of `dialect` that has no faithful translation, keeping its
+/// arguments (see the module documentation).
+pub(crate) fn untranslated(construct: &str, dialect: Dialect, args: Vec<Expr>) -> Expr {
+    let label =
+        Expr::Value(Value::SingleQuotedString(format!("{construct} in {}", dialect.name())).into());
+    call(UNTRANSLATED, std::iter::once(label).chain(args).collect())
+}
+
+/// A plain call `name(args)`.
+pub(crate) fn call(name: &str, args: Vec<Expr>) -> Expr {
+    Expr::Function(Function {
+        name: ObjectName(vec![ObjectNamePart::Identifier(Ident::new(name))]),
+        uses_odbc_syntax: false,
+        parameters: FunctionArguments::None,
+        args: FunctionArguments::List(FunctionArgumentList {
+            duplicate_treatment: None,
+            args: args
+                .into_iter()
+                .map(|e| FunctionArg::Unnamed(FunctionArgExpr::Expr(e)))
+                .collect(),
+            clauses: vec![],
+        }),
+        filter: None,
+        null_treatment: None,
+        over: None,
+        within_group: vec![],
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse::dialect::tag;
+
+    #[test]
+    fn untranslated_constructs_are_named_and_found_again() {
+        let e = untranslated(
+            "DATE_TRUNC",
+            Dialect::Postgres,
+            vec![Expr::value(Value::Number("1".into(), false))],
+        );
+        let text = format!("SELECT {e} FROM t");
+        assert_eq!(
+            text,
+            "SELECT sqlsim_untranslated('DATE_TRUNC in postgres', 1) FROM t"
+        );
+        assert_eq!(
+            untranslated_construct(&text).as_deref(),
+            Some("DATE_TRUNC in postgres")
+        );
+        assert_eq!(untranslated_construct("SELECT 1"), None);
+        let quote = format!("SELECT {}", untranslated("a'b", Dialect::Mysql, vec![]));
+        assert_eq!(
+            untranslated_construct(&quote).as_deref(),
+            Some("a'b in mysql")
+        );
+    }
+
+    #[test]
+    fn a_dialect_parse_error_is_the_dialects_message() {
+        let err = sqlite_text(&tag("SELEC x FROM", Dialect::Postgres)).unwrap_err();
+        assert!(matches!(err, Error::Parse(_)), "{err}");
+        assert!(crate::parse::parse_sql(&tag("SELECT x::INT FROM t", Dialect::Postgres)).is_ok());
+    }
+}
