@@ -169,6 +169,6 @@ def test_agreement_with_official_verdicts():
     if not os.path.isdir(os.path.join(DATA, "spider")):
         pytest.skip(f"SQLSIM_DATA ({DATA}) does not hold the shared data: agreement not checked")
     out = subprocess.run(
-        [sys.executable, os.path.join(ROOT, "scripts", "exec_agreement.py"), "--show", "5", "--check"],
+        [sys.executable, os.path.join(ROOT, "scripts", "eval", "exec_agreement.py"), "--show", "5", "--check"],
         capture_output=True, text=True, timeout=600, env={**os.environ, "SQLSIM_DATA": DATA})
     assert out.returncode == 0, out.stdout[-4000:] + out.stderr[-2000:]
