@@ -351,6 +351,12 @@ fn decide_with(
         d.elapsed = start.elapsed();
         d
     };
+    // a construct of another dialect without a faithful translation gives no verdict, even
+    // where the prediction alone holds it (docs/dialects.md); the gold's fails to plan below
+    if let Some(c) = crate::parse::translate::untranslated_construct(pred) {
+        let reason = format!("the prediction's {c} has no faithful translation into SQLite");
+        return finish(d, Verdict::Unknown(reason));
+    }
     let gold_plan = match crate::plan::plan_sql(gold, &schema) {
         Ok(p) => p,
         Err(e) => {

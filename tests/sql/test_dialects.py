@@ -1,0 +1,103 @@
+"""The dialect options (docs/dialects.md) in both hosts: every function that reads SQL takes them,
+a query written for another engine is read with that engine's meaning, constructs without a faithful
+translation give no verdict, and the Spider functions refuse other dialects."""
+import json
+import sqlite3
+
+import pytest
+
+from conftest import HostError
+
+T = "CREATE TABLE t (a INTEGER, b INTEGER, c TEXT)"
+SQL_PARAMS = {"sql", "query", "gold", "pred", "a", "b"}
+
+
+def opts(**kw):
+    return json.dumps(kw)
+
+
+def param_names(signature):
+    head = signature.split("->")[0]
+    inside = head[head.index("(") + 1: head.rindex(")")]
+    return {p.strip(" []").split(" ")[0] for p in inside.split(",") if p.strip(" []")}
+
+
+def test_every_function_that_reads_sql_takes_options(host):
+    rows = host.rows("SELECT name, signature FROM sqlsim_functions()")
+    readers = [(name, sig) for name, sig in rows if SQL_PARAMS & param_names(sig)]
+    assert len(readers) >= 20, readers
+    missing = [name for name, sig in readers if "options TEXT" not in sig]
+    assert missing == [], missing
+
+
+def test_a_query_is_parsed_by_its_dialect(host):
+    assert host.value("SELECT sql_parse_error(?, ?)", ["SELECT x::INT FROM t", opts(dialect="postgres")]) is None
+    message = host.value("SELECT sql_parse_error(?, ?)", ["SELEC x FROM t", opts(dialect="postgres")])
+    assert "postgres" in message
+
+
+def test_the_same_query_spelled_for_two_engines_scores_one(host):
+    sqlite = "SELECT CAST(a AS REAL) / b FROM t ORDER BY a NULLS LAST"
+    postgres = "SELECT a::float / b FROM t ORDER BY a"
+    pair = opts(gold_dialect="sqlite", pred_dialect="postgres")
+    assert host.value("SELECT ast_ted(?, ?, ?)", [sqlite, postgres, pair]) == 1.0
+    assert host.value("SELECT ast_ted(?, ?)", [sqlite, postgres]) < 1.0
+    assert host.value("SELECT relpm(?, ?, ?, NULL, NULL, ?)", [sqlite, postgres, T, pair]) == 1.0
+
+
+def test_division_means_what_the_dialect_says(host):
+    gold = "SELECT CAST(a AS REAL) / b FROM t"
+    mysql = "SELECT a / b FROM t"
+    as_mysql = opts(pred_dialect="mysql")
+    assert host.value("SELECT sql_equivalent(?, ?, ?, ?)", [gold, mysql, T, as_mysql]) == 1
+    # read as SQLite, the same text divides integers as integers
+    assert host.value("SELECT sql_equivalent(?, ?, ?)", [gold, mysql, T]) == 0
+
+
+def test_null_order_follows_the_dialect(host):
+    gold = "SELECT a FROM t ORDER BY a NULLS LAST"
+    postgres = "SELECT a FROM t ORDER BY a"
+    assert host.value("SELECT sql_equivalent(?, ?, ?, ?)", [gold, postgres, T, opts(pred_dialect="postgres")]) == 1
+
+
+def test_untranslated_constructs_give_no_verdict(host):
+    args = ["SELECT a FROM t", "SELECT CAST(a AS JSON) FROM t", T, opts(pred_dialect="postgres")]
+    assert host.value("SELECT sql_equivalent(?, ?, ?, ?)", args) is None
+    reason = host.value("SELECT sql_equivalent_reason(?, ?, ?, ?)", args)
+    assert reason.startswith("unknown:") and "CAST to JSON in postgres" in reason, reason
+
+
+def test_spider_functions_refuse_other_dialects(host):
+    with pytest.raises(HostError, match="spider_exact_match.*official Spider evaluator"):
+        host.value("SELECT spider_exact_match('SELECT 1', 'SELECT 1', NULL, ?)", [opts(dialect="mysql")])
+    assert host.value("SELECT spider_exact_match('SELECT a FROM t', 'SELECT a FROM t', NULL, ?)",
+                      [opts(dialect="sqlite")]) == 1
+
+
+def test_bad_dialect_options_are_errors_naming_the_function(host):
+    with pytest.raises(HostError, match=r"ast_ted\(\).*'dialect' must be one of sqlite, postgres"):
+        host.value("SELECT ast_ted('SELECT 1', 'SELECT 1', ?)", [opts(dialect="oracle")])
+    with pytest.raises(HostError, match=r"sql_ast\(\).*use 'dialect'"):
+        host.value("SELECT sql_ast('SELECT 1', ?)", [opts(gold_dialect="mysql")])
+    with pytest.raises(HostError, match=r"unknown option 'work'"):
+        host.value("SELECT ast_ted('SELECT 1', 'SELECT 1', ?)", [opts(work=5)])
+
+
+def test_table_functions_take_the_dialect(host):
+    rows = host.table_call("sql_ast_nodes", ["SELECT x::INT FROM t"], {"options": opts(dialect="postgres")})
+    assert any("CAST" in str(r[3]).upper() for r in rows), rows
+
+
+def test_exec_match_runs_the_translation(host, tmp_path):
+    path = tmp_path / "t.sqlite"
+    con = sqlite3.connect(path)
+    con.executescript(T + "; INSERT INTO t VALUES (1, 2, 'x'), (3, 4, 'y');")
+    con.commit()
+    con.close()
+    gold = "SELECT CAST(a AS REAL) / b FROM t"
+    assert host.value("SELECT exec_match(?, ?, ?, ?)", [str(path), gold, "SELECT a / b FROM t",
+                                                        opts(pred_dialect="mysql")]) == 1
+    assert host.value("SELECT exec_match(?, ?, ?)", [str(path), gold, "SELECT a / b FROM t"]) == 0
+    reason = host.value("SELECT exec_match_reason(?, ?, ?, ?)",
+                        [str(path), gold, "SELECT CAST(a AS JSON) FROM t", opts(pred_dialect="postgres")])
+    assert reason == "null: unknown: CAST to JSON in postgres", reason
