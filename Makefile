@@ -199,7 +199,7 @@ test: all venv test-rust test-sql test-duckdb-versions test-models test-docs tes
 # dependencies and the library compiled for dist/ serve the tests too (a fresh clone compiles them
 # once): the library's unit tests, the one integration test crate (tests/integration/) and the
 # doctests, each built once; examples are built only by the targets that run them. `make check`
-# builds in Cargo.toml's test-fast profile instead (incremental, no LTO: quicker after an edit).
+# builds in Cargo.toml's test-fast profile instead (incremental: quicker after an edit).
 # Tests that read $(DATA) are #[ignore]d: `make test-data` runs them.
 TEST_PROFILE ?= release
 TEST_CARGO = $(CARGO) test --profile $(TEST_PROFILE)
