@@ -33,7 +33,7 @@ impl Mode {
 pub struct Options {
     pub mode: Mode,
     /// Deterministic budget of the whole call: Z3 resource units over every solver check of
-    /// both queries' searches (see work.rs). The same call gives the same result at any load.
+    /// both queries' searches (see search/work_budget.rs). The same call gives the same result at any load.
     pub work: u64,
     /// Wall-clock safety cap of the whole call in milliseconds: never reached on the public sets
     /// at the defaults; reaching it gives an "unknown" verdict that says so.
@@ -69,7 +69,7 @@ pub struct Options {
     pub rounds: Option<u32>,
     /// Random databases a verdict tries after its rounds found no ordinary difference, 0 to
     /// [`MAX_RANDOM`]; None: the default of `databases` ([`Options::random`]). NULL-free,
-    /// filled from the queries' literals and small values, seeded by `seed` (random_fill.rs).
+    /// filled from the queries' literals and small values, seeded by `seed` (verdict/random_databases.rs).
     /// Only an ordinary difference found on one counts; ties, repeats and differences that need
     /// a repeated value are left to the coverage-guided databases.
     pub random: Option<u32>,

@@ -7,11 +7,11 @@ use std::collections::HashSet;
 use z3::ast::Bool;
 use z3::{Model, SatResult, Solver};
 
-use super::super::database::SymDb;
-use super::super::execute::Branch;
-use super::super::options::Mode;
-use super::super::work::{Budget, ContextMeter};
-use super::Instance;
+use super::generate::Instance;
+use super::work_budget::{Budget, ContextMeter};
+use crate::parseval::options::Mode;
+use crate::parseval::symbolic::database::SymDb;
+use crate::parseval::symbolic::execute::Branch;
 
 /// Most databases generated at one instance size.
 const MAX_INSTANCES_PER_SIZE: usize = 6;

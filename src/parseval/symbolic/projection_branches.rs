@@ -6,7 +6,7 @@
 use z3::ast::Bool;
 
 use super::execute::{any, Executor};
-use super::symbolic::{SymRel, SymVal, Term};
+use super::values::{SymRel, SymVal, Term};
 use super::z3_text::z3_string;
 use crate::plan::{Expr, Op};
 

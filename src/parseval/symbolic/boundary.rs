@@ -3,8 +3,8 @@
 use z3::ast::{Bool, Int};
 
 use super::execute::{any, Executor};
-use super::speculation::lift_pair;
-use super::symbolic::{cmp_terms, Cmp, SymRel, SymVal, Term};
+use super::speculative_text::lift_pair;
+use super::values::{cmp_terms, Cmp, SymRel, SymVal, Term};
 use crate::plan::{Expr, Literal, Op};
 
 /// One edge of an inequality: the compared operand, the bound, and the integer offsets of the

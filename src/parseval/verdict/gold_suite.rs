@@ -10,10 +10,10 @@
 
 use std::sync::Arc;
 
-use super::options::Options;
-use super::search::{generate, Generated};
-use super::work::Work;
 use crate::cache::NamedCache;
+use crate::parseval::options::Options;
+use crate::parseval::search::generate::{generate, Generated};
+use crate::parseval::search::work_budget::Work;
 use crate::plan::QueryPlan;
 use crate::schema::Schema;
 

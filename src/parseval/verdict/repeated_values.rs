@@ -9,8 +9,8 @@
 //! query groups by in an aggregation keep their repeats too ([`replaceable_columns`]).
 
 use super::evidence::fresh_value;
-use super::search::visit_all;
 use crate::exec::instance::Database;
+use crate::parseval::search::generate::visit_all;
 use crate::plan::{Plan, QueryPlan};
 use crate::schema::Schema;
 use rusqlite::types::Value;

@@ -1,4 +1,4 @@
-//! Bounded Z3 solving: one fresh context per call, a memory cap shared by at most a few contexts at once, and a watchdog at the call's wall-clock safety cap (the deterministic resource limit per check is set by work.rs).
+//! Bounded Z3 solving: one fresh context per call, a memory cap shared by at most a few contexts at once, and a watchdog at the call's wall-clock safety cap (the deterministic resource limit per check is set by work_budget.rs).
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::mpsc::{self, RecvTimeoutError};
@@ -7,8 +7,8 @@ use std::time::{Duration, Instant};
 
 use z3::{Config, Context, Params, Solver};
 
-use super::SearchError;
 use crate::error::panic_message;
+use crate::parseval::SearchError;
 
 /// Time past the deadline before the watchdog interrupts Z3.
 const WATCHDOG_GRACE: Duration = Duration::from_millis(50);
@@ -31,7 +31,7 @@ fn set_memory_cap() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
         z3::set_global_param("memory_max_size", &MAX_MEMORY_MB.to_string());
-        z3::set_global_param("encoding", super::z3_text::Z3_ENCODING);
+        z3::set_global_param("encoding", crate::parseval::symbolic::z3_text::Z3_ENCODING);
     });
 }
 
@@ -111,7 +111,7 @@ fn run_in_context<R: Send + Sync>(deadline: Instant, f: impl FnOnce() -> R + Sen
 }
 
 /// A solver with the random seed applied; use inside [`with_bounded_z3`] and check it through
-/// a [`super::work::ContextMeter`], which sets each check's resource limit.
+/// a [`super::work_budget::ContextMeter`], which sets each check's resource limit.
 pub fn bounded_solver(seed: u32) -> Solver {
     let s = Solver::new();
     let mut p = Params::new();

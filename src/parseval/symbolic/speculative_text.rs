@@ -4,8 +4,8 @@ use z3::ast::{Ast, Bool, Int, String as ZString};
 use z3::DeclKind;
 
 use super::database::nth_date;
-use super::search::visit_all;
 use super::z3_text::{unescape_z3_text, z3_can_hold, z3_string};
+use crate::parseval::search::generate::visit_all;
 use crate::plan::{Expr, Literal, QueryPlan};
 
 /// Most literals taken from the queries (the domain adds dates and fillers to them).

@@ -4,7 +4,7 @@
 use z3::ast::Bool;
 
 use super::execute::{any, Executor};
-use super::symbolic::{SymRel, SymVal};
+use super::values::{SymRel, SymVal};
 use crate::plan::Expr;
 
 impl Executor<'_> {

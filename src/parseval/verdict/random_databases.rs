@@ -11,10 +11,10 @@ use std::collections::HashSet;
 use rusqlite::types::Value;
 
 use super::evidence::fresh_value;
-use super::search::{column_hints, scanned_tables, with_referenced_tables};
-use super::speculation::date_domain;
-use super::symbolic::Sort;
 use crate::exec::instance::{Database, TableRows};
+use crate::parseval::search::generate::{column_hints, scanned_tables, with_referenced_tables};
+use crate::parseval::symbolic::speculative_text::date_domain;
+use crate::parseval::symbolic::values::Sort;
 use crate::plan::QueryPlan;
 use crate::schema::{Affinity, Column, Schema};
 
@@ -366,7 +366,7 @@ impl Domains {
 mod tests {
     use super::*;
     use crate::exec::instance::open_database;
-    use crate::parseval::variants::foreign_keys_hold;
+    use crate::parseval::verdict::value_variants::foreign_keys_hold;
 
     const DDL: &str = "CREATE TABLE airports (code TEXT PRIMARY KEY, city TEXT);
         CREATE TABLE flights (airline INTEGER, no INTEGER, src TEXT REFERENCES airports(code),
@@ -374,7 +374,7 @@ mod tests {
 
     fn generator<'a>(schema: &'a Schema, sql: &str, seed: u32) -> RandomDatabases<'a> {
         let plan = crate::plan::plan_sql(sql, schema).unwrap();
-        let literals = super::super::speculation::query_texts(&plan);
+        let literals = crate::parseval::symbolic::speculative_text::query_texts(&plan);
         RandomDatabases::new(schema, &[&plan], &literals, seed)
     }
 
@@ -505,13 +505,14 @@ mod tests {
 
     /// Both queries' verdict over `ddl` under test-suite semantics, with `random` databases.
     fn verdict(ddl: &str, gold: &str, pred: &str, random: u32) -> crate::parseval::Decision {
-        let schema = crate::parseval::verdict::schema_for(Some(ddl), &[gold, pred]).unwrap();
+        let schema =
+            crate::parseval::verdict::decide::schema_for(Some(ddl), &[gold, pred]).unwrap();
         let opts = crate::parseval::Options {
             semantics: crate::parseval::options::Semantics::TestSuite,
             random: Some(random),
             ..Default::default()
         };
-        crate::parseval::verdict::decide(gold, pred, schema, &opts)
+        crate::parseval::verdict::decide::decide(gold, pred, schema, &opts)
     }
 
     #[test]

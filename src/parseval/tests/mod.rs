@@ -1,6 +1,8 @@
 //! Unit tests of the generator and verdicts on small schemas.
 
-use super::verdict::decide;
+use super::search::generate::threshold_rows;
+use super::verdict::decide::{decide, schema_for};
+use super::verdict::limit_ties::{cutoff, Cutoff};
 use super::*;
 use crate::exec::instance::Outcome;
 
@@ -14,7 +16,7 @@ fn verdict(gold: &str, pred: &str) -> Decision {
 }
 
 fn verdict_with(gold: &str, pred: &str, o: &Options) -> Decision {
-    let s = verdict::schema_for(Some(DDL), &[gold, pred]).unwrap();
+    let s = schema_for(Some(DDL), &[gold, pred]).unwrap();
     decide(gold, pred, s, o)
 }
 
@@ -156,7 +158,7 @@ fn scalar_subqueries_and_repeated_arguments_have_branches() {
 fn schema_less_pairs_are_decided() {
     let o = Options::default();
     let (g, p) = ("SELECT a FROM t WHERE b = 1", "SELECT a FROM t WHERE b = 2");
-    let s = verdict::schema_for(None, &[g, p]).unwrap();
+    let s = schema_for(None, &[g, p]).unwrap();
     assert_eq!(decide(g, p, s, &o).value(), Some(0));
 }
 
@@ -179,7 +181,7 @@ fn debug_generation() {
 fn ties_at_a_limit_cut_off_are_no_counterexample() {
     use crate::exec::instance::{open_database, Database, TableRows};
     use rusqlite::types::Value;
-    let s = verdict::schema_for(Some(DDL), &[]).unwrap();
+    let s = schema_for(Some(DDL), &[]).unwrap();
     let row = |id: i64, age: i64| {
         vec![
             Value::Integer(id),
@@ -194,20 +196,20 @@ fn ties_at_a_limit_cut_off_are_no_counterexample() {
     };
     let q = crate::plan::plan_sql("SELECT name FROM singer ORDER BY age DESC LIMIT 1", &s).unwrap();
     let tied = open_database(&s, &db(vec![row(1, 30), row(2, 40), row(3, 40)])).unwrap();
-    assert_eq!(ties::cutoff(&tied, &q), ties::Cutoff::OuterTie);
+    assert_eq!(cutoff(&tied, &q), Cutoff::OuterTie);
     let clear = open_database(&s, &db(vec![row(1, 40), row(2, 30), row(3, 30)])).unwrap();
-    assert_eq!(ties::cutoff(&clear, &q), ties::Cutoff::Determined);
+    assert_eq!(cutoff(&clear, &q), Cutoff::Determined);
     // a tie inside the kept rows decides nothing; one across the cut-off does
     let q2 = crate::plan::plan_sql("SELECT name FROM singer ORDER BY age LIMIT 2", &s).unwrap();
-    assert_eq!(ties::cutoff(&clear, &q2), ties::Cutoff::Determined);
-    assert_eq!(ties::cutoff(&tied, &q2), ties::Cutoff::OuterTie);
+    assert_eq!(cutoff(&clear, &q2), Cutoff::Determined);
+    assert_eq!(cutoff(&tied, &q2), Cutoff::OuterTie);
     // the same inside an uncorrelated subquery
     let q3 = crate::plan::plan_sql(
         "SELECT title FROM song WHERE singer_id = (SELECT singer_id FROM singer ORDER BY age DESC LIMIT 1)",
         &s,
     )
     .unwrap();
-    assert_eq!(ties::cutoff(&tied, &q3), ties::Cutoff::Tie);
+    assert_eq!(cutoff(&tied, &q3), Cutoff::Tie);
     // two groups with the same count: which country comes first is SQLite's choice, so a
     // prediction breaking the tie the other way is not disproved
     let g = "SELECT country FROM singer GROUP BY country ORDER BY count(*) DESC LIMIT 1";
@@ -222,7 +224,7 @@ fn ties_at_a_limit_cut_off_are_no_counterexample() {
     assert_eq!(suite.value(), Some(0), "{}", suite.reason());
     match &suite.verdict {
         Verdict::Different(c) => {
-            assert_eq!(c.evidence, evidence::Evidence::TieBreaking);
+            assert_eq!(c.evidence, Evidence::TieBreaking);
             assert_ne!(c.gold, c.pred);
         }
         v => panic!("{v:?}"),
@@ -267,7 +269,7 @@ fn date_functions_get_date_shaped_values() {
         });
         assert!(rows, "{q}: no database gives rows: {:?}", g.instances);
     }
-    let s = verdict::schema_for(Some(ddl), &[]).unwrap();
+    let s = schema_for(Some(ddl), &[]).unwrap();
     let d = decide(
         "SELECT id FROM ev WHERE STRFTIME('%Y', day) = '2012'",
         "SELECT id FROM ev WHERE STRFTIME('%Y', day) = '2013'",
@@ -280,9 +282,9 @@ fn date_functions_get_date_shaped_values() {
 #[test]
 fn having_thresholds_grow_the_instance() {
     let q = "SELECT country FROM singer GROUP BY country HAVING count(*) > 5";
-    let s = verdict::schema_for(Some(DDL), &[]).unwrap();
+    let s = schema_for(Some(DDL), &[]).unwrap();
     let plan = crate::plan::plan_sql(q, &s).unwrap();
-    assert_eq!(search::threshold_rows(&plan), 6);
+    assert_eq!(threshold_rows(&plan), 6);
     let d = decide(
         q,
         "SELECT country FROM singer GROUP BY country HAVING count(*) >= 5",
@@ -294,8 +296,8 @@ fn having_thresholds_grow_the_instance() {
 
 #[test]
 fn limits_grow_the_instance() {
-    let s = verdict::schema_for(Some(DDL), &[]).unwrap();
-    let rows = |q: &str| search::threshold_rows(&crate::plan::plan_sql(q, &s).unwrap());
+    let s = schema_for(Some(DDL), &[]).unwrap();
+    let rows = |q: &str| threshold_rows(&crate::plan::plan_sql(q, &s).unwrap());
     assert_eq!(rows("SELECT name FROM singer ORDER BY age LIMIT 5"), 6);
     assert_eq!(rows("SELECT name FROM singer LIMIT 2 OFFSET 3"), 6);
     // an instance cannot exceed a LIMIT of 8 or more: no growth
@@ -360,7 +362,7 @@ fn an_uncorrelated_exists_is_not_an_in_subquery() {
         petid INTEGER REFERENCES pets(petid))";
     let g2 = "SELECT T1.fname FROM student AS T1 WHERE T1.stuid IN (SELECT stuid FROM has_pet WHERE petid > 3)";
     let p3 = "SELECT T1.fname FROM student AS T1 WHERE EXISTS (SELECT 1 FROM has_pet AS S WHERE S.stuid = stuid AND S.petid > 3)";
-    let s = verdict::schema_for(Some(ddl), &[g2, p3]).unwrap();
+    let s = schema_for(Some(ddl), &[g2, p3]).unwrap();
     let d = decide(g2, p3, s, &Options::default());
     assert_eq!(d.value(), Some(0), "{}", d.reason());
     let p2 = "SELECT name FROM singer AS T1 WHERE EXISTS (SELECT 1 FROM song AS S WHERE S.singer_id = T1.singer_id AND S.sales > 10)";
@@ -374,7 +376,7 @@ fn debug_pair() {
     let var = |k: &str| std::env::var(k).unwrap_or_default();
     let schema = std::fs::read_to_string(var("SCHEMA_FILE")).unwrap_or_default();
     let (g, p) = (var("GOLD"), var("PRED"));
-    let s = verdict::schema_for(Some(schema.as_str()).filter(|s| !s.is_empty()), &[&g, &p]);
+    let s = schema_for(Some(schema.as_str()).filter(|s| !s.is_empty()), &[&g, &p]);
     let d = decide(&g, &p, s.unwrap(), &Options::default());
     eprintln!("{:?}: {} ({:?})", d.value(), d.reason(), d.elapsed);
     for q in [&g, &p] {
@@ -405,7 +407,7 @@ fn a_text_key_referencing_a_number_holds_the_number() {
         assert_eq!(q(dangling), 0, "{:?}", i.db);
     }
     assert!(rows > 0, "{:?}", gen.instances);
-    let s = verdict::schema_for(Some(ddl), &[g, p]).unwrap();
+    let s = schema_for(Some(ddl), &[g, p]).unwrap();
     let d = decide(g, p, s, &Options::default());
     assert_eq!(d.value(), Some(1), "{}", d.reason());
 }
@@ -433,7 +435,7 @@ fn order_by_keys_that_are_not_output_columns() {
 #[test]
 fn projection_differences_get_their_own_databases() {
     let ddl = "CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT)";
-    let s = verdict::schema_for(Some(ddl), &[]).unwrap();
+    let s = schema_for(Some(ddl), &[]).unwrap();
     let o = Options::default();
     for (g, p) in [
         ("SELECT name FROM t", "SELECT upper(name) FROM t"),
@@ -454,14 +456,14 @@ fn projection_differences_get_their_own_databases() {
 fn text_orderings_are_covered_through_speculative_texts() {
     // Z3's string theory alone returns "unknown" on every branch of this filter
     let ddl = "CREATE TABLE m(id INTEGER PRIMARY KEY, day TEXT)";
-    let s = verdict::schema_for(Some(ddl), &[]).unwrap();
+    let s = schema_for(Some(ddl), &[]).unwrap();
     let q = crate::plan::plan_sql(
         "SELECT id FROM m WHERE substr(day, 1, 7) BETWEEN '2008-08' AND '2008-10'",
         &s,
     )
     .unwrap();
     let opts = Options::default();
-    let work = super::work::Work::new(opts.work, opts.timeout_ms);
+    let work = search::work_budget::Work::new(opts.work, opts.timeout_ms);
     let g = generate(&q, &s, &opts, work.all(), &[]);
     let covered = g.covered();
     for label in [
@@ -520,7 +522,7 @@ fn a_null_only_difference_is_no_verdict_under_test_suite() {
     assert_eq!(bag.value(), Some(0), "{}", bag.reason());
     let d = verdict_with(gold, pred, &test_suite());
     assert!(
-        matches!(&d.verdict, Verdict::Different(c) if c.evidence == evidence::Evidence::NullDependent),
+        matches!(&d.verdict, Verdict::Different(c) if c.evidence == Evidence::NullDependent),
         "{}",
         d.reason()
     );
@@ -573,7 +575,7 @@ fn a_difference_only_where_a_plain_column_repeats_a_value_says_so() {
          s.singer_id AND t.sales > 10) AND EXISTS (SELECT 1 FROM song t WHERE t.singer_id = \
          s.singer_id AND t.sales < 5)",
     );
-    assert_eq!(kind, evidence::Evidence::RepeatedValues, "{reason}");
+    assert_eq!(kind, Evidence::RepeatedValues, "{reason}");
     // still a difference: the verdict is 0, the reason says what it needs
     assert_eq!(value, Some(0));
     assert!(reason.contains("repeats a value"), "{reason}");
@@ -582,13 +584,13 @@ fn a_difference_only_where_a_plain_column_repeats_a_value_says_so() {
         "SELECT name FROM singer ORDER BY age DESC LIMIT 1",
         "SELECT name FROM singer WHERE age = (SELECT max(age) FROM singer)",
     );
-    assert_eq!(kind, evidence::Evidence::RepeatedValues, "{reason}");
+    assert_eq!(kind, Evidence::RepeatedValues, "{reason}");
     // a difference every database with two singers shows stays ordinary
     let (kind, _, reason) = evidence(
         "SELECT name FROM singer WHERE age > 30",
         "SELECT name FROM singer WHERE age >= 30",
     );
-    assert_eq!(kind, evidence::Evidence::Ordinary, "{reason}");
+    assert_eq!(kind, Evidence::Ordinary, "{reason}");
     // a count per name where the gold counts per singer: grouping by a name asks about
     // repeated names, so the difference is ordinary
     let (kind, _, reason) = evidence(
@@ -597,5 +599,5 @@ fn a_difference_only_where_a_plain_column_repeats_a_value_says_so() {
         "SELECT s.name, count(*) FROM singer s JOIN song t ON s.singer_id = t.singer_id \
          GROUP BY s.name",
     );
-    assert_eq!(kind, evidence::Evidence::Ordinary, "{reason}");
+    assert_eq!(kind, Evidence::Ordinary, "{reason}");
 }

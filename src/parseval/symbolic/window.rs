@@ -6,8 +6,8 @@ use z3::ast::{Bool, Int};
 
 use super::aggregate::count;
 use super::execute::{any, Executor};
-use super::symbolic::{same_value, SymRel, SymVal};
-use super::SearchError;
+use super::values::{same_value, SymRel, SymVal};
+use crate::parseval::SearchError;
 use crate::plan::{Expr, Window};
 
 /// Most candidate rows for which the branch over three rows (a tie and another row) is built.

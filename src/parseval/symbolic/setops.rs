@@ -3,8 +3,8 @@
 use z3::ast::Bool;
 
 use super::execute::{any, Executor};
-use super::symbolic::{same_value, SymRel, SymRow, SymVal};
-use super::SearchError;
+use super::values::{same_value, SymRel, SymRow, SymVal};
+use crate::parseval::SearchError;
 use crate::plan::{SetKind, SetOp};
 
 impl Executor<'_> {
@@ -56,7 +56,7 @@ impl Executor<'_> {
                 }
                 let name = s.kind.name();
                 let first_only = any(only);
-                // the others hold rows too: values repeated across the inputs (variants.rs) can
+                // the others hold rows too: values repeated across the inputs (verdict/value_variants.rs) can
                 // then meet, as two students called alike, one with a cat and one with a dog
                 let mut beside_rows = vec![first_only.clone()];
                 beside_rows.extend(

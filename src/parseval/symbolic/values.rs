@@ -2,7 +2,7 @@
 
 use z3::ast::{Bool, Int, Real, String as ZString};
 
-use super::speculation::{branch_count, lift_pair, lift_pair_counted};
+use super::speculative_text::{branch_count, lift_pair, lift_pair_counted};
 use crate::plan::ColumnId;
 
 /// A Z3 term of one of the three sorts the generator models.
@@ -163,7 +163,7 @@ pub fn cmp_terms(a: &Term, b: &Term, cmp: Cmp) -> Option<Bool> {
             Cmp::Lt => x.lt(y),
             Cmp::Le => x.le(y),
         },
-        // an ordering of speculative texts is decided per pair of constants (speculation.rs)
+        // an ordering of speculative texts is decided per pair of constants (speculative_text.rs)
         (Term::Text(x), Term::Text(y)) => match cmp {
             Cmp::Eq => x.eq(y),
             Cmp::Lt => text_lt((x, branch_count(x)), (y, branch_count(y))),

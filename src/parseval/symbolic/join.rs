@@ -3,8 +3,8 @@
 use z3::ast::Bool;
 
 use super::execute::{any, Executor, MAX_REL_ROWS};
-use super::symbolic::{SymRel, SymRow, SymVal};
-use super::SearchError;
+use super::values::{SymRel, SymRow, SymVal};
+use crate::parseval::SearchError;
 use crate::plan::{ColumnId, Join, JoinKind};
 
 /// Which candidate rows of a join match, per pair and per row of either side.

@@ -6,7 +6,7 @@ use std::str::FromStr;
 
 use z3::ast::String as ZString;
 
-/// Z3's `encoding` parameter, set once per process (`solver.rs`): 8-bit characters, which keep
+/// Z3's `encoding` parameter, set once per process (`search/solver.rs`): 8-bit characters, which keep
 /// string checks fast; Z3's `unicode` encoding moved the verdicts of the SQL tests' text ranges.
 pub const Z3_ENCODING: &str = "ascii";
 
@@ -36,7 +36,7 @@ thread_local! {
     static ALPHABET: RefCell<Alphabet> = RefCell::new(Alphabet::default());
 }
 
-/// A fresh alphabet of stand-ins for one search ([`super::search::generate`]), the previous one
+/// A fresh alphabet of stand-ins for one search ([`crate::parseval::search::generate::generate`]), the previous one
 /// restored when dropped: the same search hands out the same stand-ins whatever ran before it
 /// on the thread.
 pub struct AlphabetScope(Option<Alphabet>);

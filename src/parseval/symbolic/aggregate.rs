@@ -3,8 +3,8 @@
 use z3::ast::{Bool, Int, Real};
 
 use super::execute::any;
-use super::speculation::ite_branch_count;
-use super::symbolic::{as_real, ite_term, lt_counted, term_branches, SymVal, Term};
+use super::speculative_text::ite_branch_count;
+use super::values::{as_real, ite_term, lt_counted, term_branches, SymVal, Term};
 use crate::plan::AggFunc;
 
 /// A live row of one group whose non-NULL argument another row of the group repeats, while a
@@ -13,7 +13,7 @@ use crate::plan::AggFunc;
 /// replaces [`repeated_argument`]. Quadratic in the rows: each row's "repeated" and "another
 /// value" conditions are built once.
 fn repeated_beside_another(
-    rows: &[super::symbolic::SymRow],
+    rows: &[super::values::SymRow],
     p: usize,
     same_group: &dyn Fn(usize, usize) -> Bool,
 ) -> Bool {
@@ -22,7 +22,7 @@ fn repeated_beside_another(
     for i in 0..rows.len() {
         let (mut repeated, mut another) = (Vec::new(), Vec::new());
         for j in (0..rows.len()).filter(|&j| j != i) {
-            let same = super::symbolic::same_value(&rows[i].vals[p], &rows[j].vals[p]);
+            let same = super::values::same_value(&rows[i].vals[p], &rows[j].vals[p]);
             let together = Bool::and(&[value(j), same_group(i, j)]);
             repeated.push(Bool::and(&[together.clone(), same.clone()]));
             another.push(Bool::and(&[together, same.not()]));
@@ -56,7 +56,7 @@ fn none(live: &[Bool]) -> Bool {
 /// Two live rows of one group with the same non-NULL argument (the `p`th value of each of
 /// `rows`): where `COUNT(a)` and `COUNT(DISTINCT a)` part, and where a join repeats a row.
 fn repeated_argument(
-    rows: &[super::symbolic::SymRow],
+    rows: &[super::values::SymRow],
     p: usize,
     same_group: &dyn Fn(usize, usize) -> Bool,
 ) -> Bool {
@@ -69,7 +69,7 @@ fn repeated_argument(
                 b.exists.clone(),
                 same_group(i, j),
                 a.vals[p].null.not(),
-                super::symbolic::same_value(&a.vals[p], &b.vals[p]),
+                super::values::same_value(&a.vals[p], &b.vals[p]),
             ]));
         }
     }
@@ -188,7 +188,7 @@ impl super::execute::Executor<'_> {
         &mut self,
         op: usize,
         calls: &[crate::plan::AggCall],
-        input: &super::symbolic::SymRel,
+        input: &super::values::SymRel,
         same_group: &dyn Fn(usize, usize) -> Bool,
     ) {
         for call in calls {
@@ -236,8 +236,9 @@ impl super::execute::Executor<'_> {
 
 #[cfg(test)]
 mod tests {
+    use crate::parseval::generate_for;
     use crate::parseval::options::Options;
-    use crate::parseval::{generate_for, verdict};
+    use crate::parseval::verdict::decide::{decide, schema_for};
 
     const DOGS: &str = "CREATE TABLE dogs(dog_id INTEGER PRIMARY KEY, age INTEGER); \
         CREATE TABLE treatments(treatment_id INTEGER PRIMARY KEY, \
@@ -270,8 +271,8 @@ mod tests {
     fn an_average_over_a_join_that_repeats_a_row_differs_from_one_over_in() {
         // the join's own databases (the gold's, searched in every branch) hold the difference
         let pred = "SELECT avg(age) FROM dogs WHERE dog_id IN (SELECT dog_id FROM treatments)";
-        let s = verdict::schema_for(Some(DOGS), &[OVER_JOIN, pred]).unwrap();
-        let d = verdict::decide(OVER_JOIN, pred, s, &Options::default());
+        let s = schema_for(Some(DOGS), &[OVER_JOIN, pred]).unwrap();
+        let d = decide(OVER_JOIN, pred, s, &Options::default());
         assert_eq!(d.value(), Some(0), "{}", d.reason());
     }
 }

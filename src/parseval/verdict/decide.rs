@@ -6,18 +6,18 @@ use std::time::{Duration, Instant};
 
 use super::evidence::{without_nulls, Evidence};
 use super::gold_suite::{gold_suite, same_plan, GoldSuite};
-use super::options::{prediction_share, semantics_name, Databases, Options, Semantics};
-use super::random_fill::RandomDatabases;
+use super::limit_ties::{cutoff, order_determined, orders_by_hidden_keys, Cutoff};
+use super::random_databases::RandomDatabases;
 use super::repeated_values::{replaceable_columns, without_repeated_values};
-use super::runnable::for_sqlite;
-use super::search::{generate, Generated};
-use super::speculation::query_texts;
-use super::ties::{cutoff, order_determined, orders_by_hidden_keys, Cutoff};
-use super::variants::{foreign_keys_hold, variants};
-use super::work::Work;
+use super::sqlite_text::for_sqlite;
+use super::value_variants::{foreign_keys_hold, variants};
 use crate::cache::NamedCache;
 use crate::error::Result;
 use crate::exec::instance::{compare_with, open_database, Comparison, Database, Outcome, RowOrder};
+use crate::parseval::options::{prediction_share, semantics_name, Databases, Options, Semantics};
+use crate::parseval::search::generate::{generate, Generated};
+use crate::parseval::search::work_budget::Work;
+use crate::parseval::symbolic::speculative_text::query_texts;
 use crate::plan::{Expr, Plan, QueryPlan};
 use crate::schema::Schema;
 
@@ -63,7 +63,7 @@ pub struct Decision {
     pub semantics: Semantics,
     /// Whose generated databases decided (option `databases`).
     pub databases_of: Databases,
-    /// The counterexample is a random database (random_fill.rs), not a generated one.
+    /// The counterexample is a random database (random_databases.rs), not a generated one.
     pub random: bool,
     /// Random databases both queries ran on after the rounds.
     pub random_tried: usize,
@@ -452,9 +452,9 @@ fn decide_with(
 enum Source {
     /// Generated for a query's coverage branches.
     Generated,
-    /// A value variant of a generated database (variants.rs).
+    /// A value variant of a generated database (value_variants.rs).
     Variant,
-    /// Filled at random (random_fill.rs), the last search.
+    /// Filled at random (random_databases.rs), the last search.
     Random,
 }
 
@@ -534,7 +534,7 @@ impl<'a> Checker<'a> {
     /// generated suite starts with it, so [`Checker::search`] skips each suite's first.
     fn empty(&mut self) -> Option<Verdict> {
         let empty = Generated {
-            instances: vec![super::search::Instance {
+            instances: vec![crate::parseval::search::generate::Instance {
                 db: Database::default(),
                 covered: vec![],
             }],
@@ -588,7 +588,7 @@ impl<'a> Checker<'a> {
     }
 
     /// Each generated database of `suite` from the `skip`-th on, then its value variants (see
-    /// variants.rs), made only when the search gets that far.
+    /// value_variants.rs), made only when the search gets that far.
     fn suite(&mut self, suite: &Generated, skip: usize) -> Option<Verdict> {
         let (schema, literals) = (self.schema, self.literals);
         let candidates = suite.instances.iter().skip(skip).flat_map(|inst| {

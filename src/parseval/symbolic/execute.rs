@@ -4,8 +4,8 @@ use z3::ast::{Bool, Int};
 
 use super::aggregate::count;
 use super::database::SymDb;
-use super::symbolic::{same_value, SymRel, SymRow, SymVal, Truth};
-use super::SearchError;
+use super::values::{same_value, SymRel, SymRow, SymVal, Truth};
+use crate::parseval::SearchError;
 use crate::plan::{AggCall, AggFunc, Aggregate, Columns, Expr, Literal, Op, Plan, Sort};
 use crate::schema::Schema;
 
@@ -342,7 +342,7 @@ impl<'a> Executor<'a> {
         let arg = call.args.first().and_then(|c| input.position(*c));
         let Some(p) = arg else {
             return match call.func {
-                AggFunc::Count => SymVal::of(super::symbolic::Term::Int(count(member))),
+                AggFunc::Count => SymVal::of(super::values::Term::Int(count(member))),
                 _ => SymVal::unknown(),
             };
         };

@@ -3,8 +3,8 @@
 use z3::ast::{Bool, Int, Real, String as ZString};
 
 use super::execute::Executor;
-use super::speculation::{lift, literal_text};
-use super::symbolic::{as_real, cmp_terms, ite_val, Cmp, SymVal, Term, Truth};
+use super::speculative_text::{lift, literal_text};
+use super::values::{as_real, cmp_terms, ite_val, Cmp, SymVal, Term, Truth};
 use super::z3_text::z3_string;
 use crate::plan::{DataType, Expr, Literal, Op, Subquery, SubqueryKind};
 
@@ -165,11 +165,7 @@ impl Executor<'_> {
     /// The row-count branches of a scalar subquery, on its first evaluation: it returns no row
     /// (the value is NULL), or several (SQLite takes the first: against a join or IN, the
     /// others are lost).
-    fn scalar_row_count_branches(
-        &mut self,
-        plan: &crate::plan::Plan,
-        rel: &super::symbolic::SymRel,
-    ) {
+    fn scalar_row_count_branches(&mut self, plan: &crate::plan::Plan, rel: &super::values::SymRel) {
         let address = plan as *const crate::plan::Plan as usize;
         if self.quiet > 0 || self.scalar_subqueries.contains(&address) {
             return;
@@ -435,7 +431,7 @@ impl Executor<'_> {
             }
             Op::IsDistinctFrom | Op::IsNotDistinctFrom if args.len() == 2 => {
                 let (a, b) = (self.value(&args[0], env), self.value(&args[1], env));
-                let same = super::symbolic::same_value(&a, &b);
+                let same = super::values::same_value(&a, &b);
                 let t = Truth {
                     t: same.clone(),
                     f: same.not(),

@@ -6,7 +6,7 @@
 
 use z3::ast::{Bool, Int, Regexp, String as ZString};
 
-use super::speculation::lift;
+use super::speculative_text::lift;
 use super::z3_text::z3_string;
 
 /// A text of the shape `YYYY-MM-DD` (years 1000-2999, days up to 28: every month has them).
@@ -59,7 +59,7 @@ fn piece(s: &ZString, from: i64, len: i64) -> ZString {
 
 /// The text `strftime(format, s)` gives on a date-shaped `s`, and the condition under which
 /// `s` is date-shaped (the result is NULL otherwise); None for a format not modelled. Both are
-/// decided per constant of a speculative `s` (see speculation.rs).
+/// decided per constant of a speculative `s` (see speculative_text.rs).
 pub fn strftime(format: &str, s: &ZString) -> Option<(ZString, Bool)> {
     per_constant(s, &|s| strftime_of(format, s))
 }

@@ -6,8 +6,8 @@ use rusqlite::types::Value;
 use z3::ast::{Bool, Int, Real, String as ZString};
 use z3::{Model, Solver};
 
-use super::speculation::choice;
-use super::symbolic::{same_value, Sort, SymRow, SymVal, Term};
+use super::speculative_text::choice;
+use super::values::{same_value, Sort, SymRow, SymVal, Term};
 use super::z3_text::unescape_z3_text;
 use crate::exec::instance::{Database, TableRows};
 use crate::schema::{Affinity, Schema};
@@ -17,7 +17,7 @@ const MAX_TEXT_LEN: i64 = 200;
 /// Generated integers stay within ±this bound (readable instances, no overflow in SQLite).
 const MAX_INT: i64 = 1_000_000_000;
 
-/// The constants a generated text value is chosen from ([`super::speculation`]).
+/// The constants a generated text value is chosen from ([`super::speculative_text`]).
 pub struct TextDomains<'a> {
     /// Every modelled text value (the speculative pass); None: any string.
     pub texts: Option<&'a [String]>,
@@ -44,7 +44,7 @@ pub struct SymTable {
 #[derive(Debug, Clone, Default)]
 pub struct SymDb {
     pub tables: Vec<SymTable>,
-    /// Whether some text value is speculative (one of a fixed set of texts, see speculation.rs).
+    /// Whether some text value is speculative (one of a fixed set of texts, see speculative_text.rs).
     pub speculated: bool,
 }
 
@@ -137,7 +137,7 @@ impl SymDb {
     /// `hint` tells how the query uses a column (as a number or as text); with `domains.texts`,
     /// every modelled text value is one of those texts instead of any string, and one of
     /// `domains.numbers` in a text column the query computes with; a `DATE` column's value is
-    /// always one of `domains.dates` ([`super::speculation::date_domain`]).
+    /// always one of `domains.dates` ([`super::speculative_text::date_domain`]).
     pub fn new(
         schema: &Schema,
         tables: &[usize],

@@ -4,22 +4,20 @@ use std::collections::{HashMap, HashSet};
 
 use z3::ast::Bool;
 
-mod cover;
-
-use super::database::{SymDb, TextDomains};
-use super::execute::{Branch, Executor};
-use super::options::{Mode, Options};
+use super::cover::{assert_pending, assert_preferences, cover};
 use super::solver::{bounded_solver, with_bounded_z3};
-use super::speculation::{date_domain, query_texts, text_domains};
-use super::symbolic::Sort;
-use super::symbolic::SymRel;
-use super::work::Budget;
-use super::z3_text::alphabet_scope;
-use super::SearchError;
+use super::work_budget::Budget;
 use crate::exec::instance::Database;
+use crate::parseval::options::{Mode, Options};
+use crate::parseval::symbolic::database::{SymDb, TextDomains};
+use crate::parseval::symbolic::execute::{Branch, Executor};
+use crate::parseval::symbolic::speculative_text::{date_domain, query_texts, text_domains};
+use crate::parseval::symbolic::values::Sort;
+use crate::parseval::symbolic::values::SymRel;
+use crate::parseval::symbolic::z3_text::alphabet_scope;
+use crate::parseval::SearchError;
 use crate::plan::{AggFunc, Expr, Literal, Op, Plan, QueryPlan};
 use crate::schema::Schema;
-use cover::{assert_pending, assert_preferences, cover};
 
 /// One generated database and the branches it covers.
 #[derive(Debug, Clone)]
@@ -90,7 +88,7 @@ pub fn scanned_tables(plan: &Plan, schema: &Schema) -> Vec<usize> {
 
 /// How the query uses schema columns: as numbers (compared or combined with a number, summed)
 /// or as text (compared with text that is not a number, LIKE, string and date functions).
-pub(super) fn column_hints(q: &QueryPlan, schema: &Schema) -> HashMap<usize, Sort> {
+pub fn column_hints(q: &QueryPlan, schema: &Schema) -> HashMap<usize, Sort> {
     let mut ids: HashMap<u32, Sort> = HashMap::new();
     fn walk(e: &Expr, ids: &mut HashMap<u32, Sort>) {
         if let Expr::Call(op, args) = e {
@@ -158,7 +156,7 @@ fn schema_column(q: &QueryPlan, schema: &Schema, id: u32) -> Option<usize> {
 
 /// The schema columns `q` computes with as numbers: arguments of SUM and AVG and operands of
 /// arithmetic. A text column among them draws its values from numbers
-/// ([`super::speculation::text_domains`]); one only compared with a number keeps the
+/// ([`crate::parseval::symbolic::speculative_text::text_domains`]); one only compared with a number keeps the
 /// literals and fillers of every text column.
 fn computed_columns(q: &QueryPlan, schema: &Schema) -> HashSet<usize> {
     fn walk(e: &Expr, ids: &mut HashSet<u32>) {
@@ -188,11 +186,7 @@ fn computed_columns(q: &QueryPlan, schema: &Schema) -> HashSet<usize> {
 const MAX_TABLES: usize = 8;
 
 /// `tables` plus the tables their foreign keys reference, transitively (at most `most`).
-pub(super) fn with_referenced_tables(
-    mut tables: Vec<usize>,
-    schema: &Schema,
-    most: usize,
-) -> Vec<usize> {
+pub fn with_referenced_tables(mut tables: Vec<usize>, schema: &Schema, most: usize) -> Vec<usize> {
     let mut k = 0;
     while k < tables.len() && tables.len() < most {
         if let Some(t) = schema.tables.get(tables[k]) {
@@ -229,7 +223,7 @@ fn used_columns(q: &QueryPlan, schema: &Schema) -> HashSet<usize> {
 
 /// Rows per table the query's COUNT thresholds need (`HAVING COUNT(x) > 5` needs 6 rows in a
 /// group) and its LIMITs (`LIMIT 5` needs 6 rows to cut; `LIMIT 2 OFFSET 3`, 6), at most
-/// [`super::options::MAX_ROWS_LIMIT`] (a larger LIMIT adds nothing); 0 when it has none.
+/// [`crate::parseval::options::MAX_ROWS_LIMIT`] (a larger LIMIT adds nothing); 0 when it has none.
 pub(crate) fn threshold_rows(q: &QueryPlan) -> usize {
     let mut counts: HashSet<u32> = HashSet::new();
     let mut need = 0i64;
@@ -270,11 +264,11 @@ pub(crate) fn threshold_rows(q: &QueryPlan) -> usize {
             }
         });
     }
-    need.clamp(0, super::options::MAX_ROWS_LIMIT as i64) as usize
+    need.clamp(0, crate::parseval::options::MAX_ROWS_LIMIT as i64) as usize
 }
 
 /// The rows a sort's literal LIMIT (after its OFFSET) needs to cut anything, when an instance of
-/// at most [`super::options::MAX_ROWS_LIMIT`] rows can hold them.
+/// at most [`crate::parseval::options::MAX_ROWS_LIMIT`] rows can hold them.
 fn limit_rows(s: &crate::plan::Sort) -> Option<i64> {
     let offset = match &s.offset {
         None => 0,
@@ -285,7 +279,7 @@ fn limit_rows(s: &crate::plan::Sort) -> Option<i64> {
         return None;
     };
     let rows = fetch.saturating_add(offset).saturating_add(1);
-    (rows <= super::options::MAX_ROWS_LIMIT as i64).then_some(rows)
+    (rows <= crate::parseval::options::MAX_ROWS_LIMIT as i64).then_some(rows)
 }
 
 /// Rows per table an ordered window call needs to show what it computes (a tie on its order
@@ -351,7 +345,7 @@ struct AtSize {
 /// Generates test databases for `q` against `schema` until every branch is covered, the sizes
 /// are exhausted, or `budget` runs out. The first database is always the empty one. Text values
 /// are speculative first (the query's literals, `also`'s and dates around them, see
-/// speculation.rs); branches that leaves uncovered are searched again over all strings.
+/// symbolic/speculative_text.rs); branches that leaves uncovered are searched again over all strings.
 pub fn generate(
     q: &QueryPlan,
     schema: &Schema,

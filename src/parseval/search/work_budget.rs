@@ -1,7 +1,7 @@
 //! The work budget of one ParSEval call: Z3 resource units counted over every solver check (deterministic: the same call spends the same units on a quiet or a busy machine), with a wall-clock safety cap beside it that is reported apart.
 //!
 //! Z3 counts its work in "resource units" (`rlimit count` in a solver's statistics: rewriting
-//! steps, propagations, conflicts), per context and cumulatively. A search (search.rs) opens one
+//! steps, propagations, conflicts), per context and cumulatively. A search (generate.rs) opens one
 //! context per instance size; [`Budget::check`] gives each check the units left (at most
 //! [`MAX_UNITS_PER_CHECK`]) as its `rlimit` and, after it, adds what the context has counted to
 //! the call's total. The wall-clock cap only guards against a machine so overloaded that even a
@@ -63,7 +63,7 @@ impl Work {
     }
 
     /// Counts `units` spent elsewhere on this call's behalf (a gold suite generated once and
-    /// reused, see gold_suite.rs), and the cap if that work reached it.
+    /// reused, see verdict/gold_suite.rs), and the cap if that work reached it.
     pub fn charge(&self, units: u64, capped: bool) {
         self.spent.fetch_add(units, Ordering::Relaxed);
         if capped {
@@ -172,7 +172,7 @@ impl ContextMeter<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::parseval::solver::{bounded_solver, with_bounded_z3};
+    use crate::parseval::search::solver::{bounded_solver, with_bounded_z3};
     use z3::ast::{Bool, Int};
 
     fn spend(units: u64) -> (SatResult, u64) {

@@ -1,0 +1,17 @@
+//! The verdict on a pair of queries: both run on SQLite over the databases generated for each,
+//! their value variants and random databases, and the strongest re-checked difference kept.
+//!
+//! `decide` runs a verdict (cached per pair), running both queries on each database;
+//! `gold_suite` caches the gold's databases per gold;
+//! `value_variants` and `random_databases` make more databases; `evidence`,
+//! `repeated_values` and `limit_ties` say how strong a difference is; `sqlite_text` is the text
+//! SQLite runs for a query written for another engine.
+
+pub mod decide;
+pub mod evidence;
+pub mod gold_suite;
+pub mod limit_ties;
+pub mod random_databases;
+pub mod repeated_values;
+pub mod sqlite_text;
+pub mod value_variants;
