@@ -9,7 +9,7 @@
 //!   unconstrained: a speculative value, and running the queries decides.
 //! - `search/`: the integrity constraints plus greedy subsets of branches solved with Z3, one
 //!   model per database, growing the instance size (paper Algorithm 1). Text values are first
-//!   drawn from a few constants (`symbolic::speculative_text`: the queries' literals, dates
+//!   drawn from a few constants (`search::text_domains`: the queries' literals, dates
 //!   around them, fillers), which Z3 decides in milliseconds where its string theory gives up;
 //!   branches that leaves uncovered are searched again over all strings.
 //! - `verdict/`: both queries run on the databases generated for both, and on value variants of
@@ -33,7 +33,8 @@ pub mod verdict;
 pub use error::SearchError;
 pub use options::Options;
 pub use search::generate::{generate, Generated};
-pub use verdict::decide::{decide_cached, Decision, Verdict};
+pub use verdict::decide::decide_cached;
+pub use verdict::decision::{Decision, Verdict};
 pub use verdict::evidence::Evidence;
 
 use crate::error::Result;

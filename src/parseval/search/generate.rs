@@ -5,18 +5,21 @@ use std::collections::{HashMap, HashSet};
 use z3::ast::Bool;
 
 use super::cover::{assert_pending, assert_preferences, cover};
+use super::plan_facts::{
+    column_hints, computed_columns, scanned_tables, threshold_rows, used_columns, window_rows,
+    with_referenced_tables,
+};
 use super::solver::{bounded_solver, with_bounded_z3};
+use super::text_domains::{date_domain, query_texts, text_domains};
 use super::work_budget::Budget;
 use crate::exec::instance::Database;
 use crate::parseval::options::{Mode, Options};
 use crate::parseval::symbolic::database::{SymDb, TextDomains};
 use crate::parseval::symbolic::execute::{Branch, Executor};
-use crate::parseval::symbolic::speculative_text::{date_domain, query_texts, text_domains};
-use crate::parseval::symbolic::values::Sort;
-use crate::parseval::symbolic::values::SymRel;
+use crate::parseval::symbolic::values::{Sort, SymRel};
 use crate::parseval::symbolic::z3_text::alphabet_scope;
 use crate::parseval::SearchError;
-use crate::plan::{AggFunc, Expr, Literal, Op, Plan, QueryPlan};
+use crate::plan::QueryPlan;
 use crate::schema::Schema;
 
 /// One generated database and the branches it covers.
@@ -48,255 +51,8 @@ impl Generated {
     }
 }
 
-/// Every plan node, including those of subqueries inside expressions.
-pub(crate) fn visit_all(plan: &Plan, f: &mut dyn FnMut(&Plan)) {
-    plan.visit(&mut |p| {
-        f(p);
-        for e in p.exprs() {
-            visit_expr_subqueries(e, f);
-        }
-    });
-}
-
-fn visit_expr_subqueries(e: &Expr, f: &mut dyn FnMut(&Plan)) {
-    match e {
-        Expr::Subquery(s) => {
-            if let Some(o) = &s.operand {
-                visit_expr_subqueries(o, f);
-            }
-            visit_all(&s.plan, f);
-        }
-        Expr::Call(_, args) => args.iter().for_each(|a| visit_expr_subqueries(a, f)),
-        _ => {}
-    }
-}
-
-/// The schema tables a plan reads.
-pub fn scanned_tables(plan: &Plan, schema: &Schema) -> Vec<usize> {
-    let mut out = Vec::new();
-    visit_all(plan, &mut |p| {
-        if let Plan::TableScan(t) = p {
-            if let Some(i) = schema.table_index(&t.table) {
-                if !out.contains(&i) {
-                    out.push(i);
-                }
-            }
-        }
-    });
-    out
-}
-
-/// How the query uses schema columns: as numbers (compared or combined with a number, summed)
-/// or as text (compared with text that is not a number, LIKE, string and date functions).
-pub fn column_hints(q: &QueryPlan, schema: &Schema) -> HashMap<usize, Sort> {
-    let mut ids: HashMap<u32, Sort> = HashMap::new();
-    fn walk(e: &Expr, ids: &mut HashMap<u32, Sort>) {
-        if let Expr::Call(op, args) = e {
-            let cmp = op.is_comparison() || matches!(op, Op::Between | Op::InList);
-            let numeric_op = cmp || matches!(op, Op::Plus | Op::Minus | Op::Multiply | Op::Divide);
-            let has_number = args
-                .iter()
-                .any(|a| matches!(a, Expr::Literal(Literal::Integer(_) | Literal::Real(_))));
-            let has_text = args.iter().any(|a| match a {
-                Expr::Literal(Literal::Text(t)) => t.trim().parse::<f64>().is_err(),
-                _ => false,
-            });
-            let textual = matches!(op, Op::Like | Op::Glob | Op::Concat)
-                || matches!(op, Op::Function(f) if ["substr", "substring", "strftime", "date", "datetime",
-                    "julianday", "instr", "replace", "lower", "upper", "trim", "length"].contains(&f.as_str()))
-                || (cmp && has_text);
-            let hint = if textual {
-                Some(Sort::Text)
-            } else if numeric_op && has_number {
-                Some(Sort::Int)
-            } else {
-                None
-            };
-            if let Some(h) = hint {
-                for a in args {
-                    if let Expr::Column(c) = a {
-                        ids.entry(*c).or_insert(h);
-                    }
-                }
-            }
-            args.iter().for_each(|a| walk(a, ids));
-        }
-    }
-    visit_all(&q.root, &mut |p| {
-        for e in p.exprs() {
-            walk(e, &mut ids);
-        }
-        for x in summed_columns(p) {
-            ids.entry(x).or_insert(Sort::Int);
-        }
-    });
-    ids.iter()
-        .filter_map(|(&id, &h)| Some((schema_column(q, schema, id)?, h)))
-        .collect()
-}
-
-/// The plan columns that `p`'s SUM and AVG calls read.
-fn summed_columns(p: &Plan) -> Vec<u32> {
-    match p {
-        Plan::Aggregate(a) => a
-            .calls
-            .iter()
-            .filter(|c| matches!(c.func, AggFunc::Sum | AggFunc::Avg))
-            .flat_map(|c| c.args.iter().copied())
-            .collect(),
-        _ => Vec::new(),
-    }
-}
-
-/// The schema column behind the plan column `id`, if it reads one.
-fn schema_column(q: &QueryPlan, schema: &Schema, id: u32) -> Option<usize> {
-    let (t, c) = q.columns.meta(id).origin.as_ref()?;
-    schema.column_index(schema.table_index(t)?, c)
-}
-
-/// The schema columns `q` computes with as numbers: arguments of SUM and AVG and operands of
-/// arithmetic. A text column among them draws its values from numbers
-/// ([`crate::parseval::symbolic::speculative_text::text_domains`]); one only compared with a number keeps the
-/// literals and fillers of every text column.
-fn computed_columns(q: &QueryPlan, schema: &Schema) -> HashSet<usize> {
-    fn walk(e: &Expr, ids: &mut HashSet<u32>) {
-        if let Expr::Call(op, args) = e {
-            if matches!(op, Op::Plus | Op::Minus | Op::Multiply | Op::Divide) {
-                ids.extend(args.iter().filter_map(|a| match a {
-                    Expr::Column(c) => Some(*c),
-                    _ => None,
-                }));
-            }
-            args.iter().for_each(|a| walk(a, ids));
-        }
-    }
-    let mut ids: HashSet<u32> = HashSet::new();
-    visit_all(&q.root, &mut |p| {
-        for e in p.exprs() {
-            walk(e, &mut ids);
-        }
-        ids.extend(summed_columns(p));
-    });
-    ids.iter()
-        .filter_map(|&id| schema_column(q, schema, id))
-        .collect()
-}
-
 /// Most tables in one generated database (the query's tables plus those their foreign keys reach).
 const MAX_TABLES: usize = 8;
-
-/// `tables` plus the tables their foreign keys reference, transitively (at most `most`).
-pub fn with_referenced_tables(mut tables: Vec<usize>, schema: &Schema, most: usize) -> Vec<usize> {
-    let mut k = 0;
-    while k < tables.len() && tables.len() < most {
-        if let Some(t) = schema.tables.get(tables[k]) {
-            for fk in &t.foreign_keys {
-                if !tables.contains(&fk.referenced_table) && tables.len() < most {
-                    tables.push(fk.referenced_table);
-                }
-            }
-        }
-        k += 1;
-    }
-    tables
-}
-
-/// Schema columns the query reads; the others get fixed values (keys distinct by row number,
-/// NULL where allowed) instead of solver variables.
-fn used_columns(q: &QueryPlan, schema: &Schema) -> HashSet<usize> {
-    let mut ids: HashSet<u32> = q.root.output().into_iter().collect();
-    visit_all(&q.root, &mut |p| {
-        ids.extend(p.own_column_reads());
-        if let Plan::SetOp(s) = p {
-            for i in &s.inputs {
-                ids.extend(i.output());
-            }
-        }
-    });
-    ids.iter()
-        .filter_map(|&id| {
-            let (t, c) = q.columns.meta(id).origin.as_ref()?;
-            schema.column_index(schema.table_index(t)?, c)
-        })
-        .collect()
-}
-
-/// Rows per table the query's COUNT thresholds need (`HAVING COUNT(x) > 5` needs 6 rows in a
-/// group) and its LIMITs (`LIMIT 5` needs 6 rows to cut; `LIMIT 2 OFFSET 3`, 6), at most
-/// [`crate::parseval::options::MAX_ROWS_LIMIT`] (a larger LIMIT adds nothing); 0 when it has none.
-pub(crate) fn threshold_rows(q: &QueryPlan) -> usize {
-    let mut counts: HashSet<u32> = HashSet::new();
-    let mut need = 0i64;
-    visit_all(&q.root, &mut |p| match p {
-        Plan::Aggregate(a) => counts.extend(
-            a.calls
-                .iter()
-                .filter(|c| c.func == crate::plan::AggFunc::Count)
-                .map(|c| c.id),
-        ),
-        Plan::Sort(s) => need = need.max(limit_rows(s).unwrap_or(0)),
-        _ => {}
-    });
-    fn walk(e: &Expr, counts: &HashSet<u32>, need: &mut i64) {
-        if let Expr::Call(op, args) = e {
-            if let [a, b] = args.as_slice() {
-                let (col, lit, flipped) = match (a, b) {
-                    (Expr::Column(c), Expr::Literal(Literal::Integer(k))) => (*c, *k, false),
-                    (Expr::Literal(Literal::Integer(k)), Expr::Column(c)) => (*c, *k, true),
-                    _ => (u32::MAX, 0, false),
-                };
-                if counts.contains(&col) {
-                    let n = match (op, flipped) {
-                        (Op::Gt, false) | (Op::Lt, true) => lit + 1,
-                        (Op::GtEq | Op::Eq, _) | (Op::LtEq, true) => lit,
-                        _ => 0,
-                    };
-                    *need = (*need).max(n);
-                }
-            }
-            args.iter().for_each(|a| walk(a, counts, need));
-        }
-    }
-    if !counts.is_empty() {
-        visit_all(&q.root, &mut |p| {
-            for e in p.exprs() {
-                walk(e, &counts, &mut need);
-            }
-        });
-    }
-    need.clamp(0, crate::parseval::options::MAX_ROWS_LIMIT as i64) as usize
-}
-
-/// The rows a sort's literal LIMIT (after its OFFSET) needs to cut anything, when an instance of
-/// at most [`crate::parseval::options::MAX_ROWS_LIMIT`] rows can hold them.
-fn limit_rows(s: &crate::plan::Sort) -> Option<i64> {
-    let offset = match &s.offset {
-        None => 0,
-        Some(Expr::Literal(Literal::Integer(k))) => *k,
-        Some(_) => return None,
-    };
-    let Some(Expr::Literal(Literal::Integer(fetch))) = &s.fetch else {
-        return None;
-    };
-    let rows = fetch.saturating_add(offset).saturating_add(1);
-    (rows <= crate::parseval::options::MAX_ROWS_LIMIT as i64).then_some(rows)
-}
-
-/// Rows per table an ordered window call needs to show what it computes (a tie on its order
-/// keys and a third row, where `rank` and `dense_rank` part): 3, or 0 without one.
-fn window_rows(q: &QueryPlan) -> usize {
-    let mut ordered = false;
-    visit_all(&q.root, &mut |p| {
-        if let Plan::Window(w) = p {
-            ordered |= w.calls.iter().any(|c| !c.order.is_empty());
-        }
-    });
-    if ordered {
-        3
-    } else {
-        0
-    }
-}
 
 /// Instance sizes tried in order: 2, 3, `max_rows`, from `least` up (what an ordered window
 /// needs, at most `max_rows`), then what the COUNT thresholds need (`needed`) when that is larger
@@ -345,7 +101,7 @@ struct AtSize {
 /// Generates test databases for `q` against `schema` until every branch is covered, the sizes
 /// are exhausted, or `budget` runs out. The first database is always the empty one. Text values
 /// are speculative first (the query's literals, `also`'s and dates around them, see
-/// symbolic/speculative_text.rs); branches that leaves uncovered are searched again over all strings.
+/// text_domains.rs); branches that leaves uncovered are searched again over all strings.
 pub fn generate(
     q: &QueryPlan,
     schema: &Schema,

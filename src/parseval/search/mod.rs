@@ -2,11 +2,14 @@
 //! symbolic execution solved with Z3, greedily, one model per database, growing the instance
 //! size while branches stay uncovered.
 //!
-//! `generate` drives it; `cover` covers branches at one instance size; `solver` bounds each Z3
-//! context (memory, a wall-clock safety cap); `work_budget` counts Z3's resource units over
-//! every check, the deterministic budget of a call.
+//! `generate` drives it, sized by what `plan_facts` reads from the plan; `cover` covers branches
+//! at one instance size; `text_domains` are the constants a speculative text is drawn from;
+//! `solver` bounds each Z3 context (memory, a wall-clock safety cap); `work_budget` counts Z3's
+//! resource units over every check, the deterministic budget of a call.
 
 mod cover;
 pub mod generate;
+pub mod plan_facts;
 pub mod solver;
+pub mod text_domains;
 pub mod work_budget;

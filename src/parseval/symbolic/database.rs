@@ -17,7 +17,7 @@ const MAX_TEXT_LEN: i64 = 200;
 /// Generated integers stay within ±this bound (readable instances, no overflow in SQLite).
 const MAX_INT: i64 = 1_000_000_000;
 
-/// The constants a generated text value is chosen from ([`super::speculative_text`]).
+/// The constants a generated text value is chosen from ([`crate::parseval::search::text_domains`]).
 pub struct TextDomains<'a> {
     /// Every modelled text value (the speculative pass); None: any string.
     pub texts: Option<&'a [String]>,
@@ -137,7 +137,7 @@ impl SymDb {
     /// `hint` tells how the query uses a column (as a number or as text); with `domains.texts`,
     /// every modelled text value is one of those texts instead of any string, and one of
     /// `domains.numbers` in a text column the query computes with; a `DATE` column's value is
-    /// always one of `domains.dates` ([`super::speculative_text::date_domain`]).
+    /// always one of `domains.dates` ([`crate::parseval::search::text_domains::date_domain`]).
     pub fn new(
         schema: &Schema,
         tables: &[usize],

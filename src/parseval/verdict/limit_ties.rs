@@ -6,7 +6,7 @@ use rusqlite::Connection;
 
 use crate::exec::instance::{run_query, Outcome};
 use crate::exec::ExecOptions;
-use crate::parseval::search::generate::visit_all;
+use crate::parseval::search::plan_facts::visit_all;
 use crate::plan::to_sql::to_sql;
 use crate::plan::{Expr, Literal, Plan, QueryPlan};
 
@@ -134,7 +134,7 @@ pub fn order_determined(conn: &Connection, q: &QueryPlan) -> bool {
 }
 
 /// Whether the outer ORDER BY of `q` has keys that are not among its output columns (so
-/// [`super::decide::row_order`] cannot compare by them).
+/// [`super::checker::row_order`] cannot compare by them).
 pub fn orders_by_hidden_keys(q: &QueryPlan) -> bool {
     let Some(s) = outer_sort(&q.root) else {
         return false;

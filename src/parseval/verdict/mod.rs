@@ -1,13 +1,15 @@
 //! The verdict on a pair of queries: both run on SQLite over the databases generated for each,
 //! their value variants and random databases, and the strongest re-checked difference kept.
 //!
-//! `decide` runs a verdict (cached per pair), running both queries on each database;
-//! `gold_suite` caches the gold's databases per gold;
+//! `decide` runs a verdict (cached per pair); `decision` is its result and reason; `checker`
+//! runs both queries on each database; `gold_suite` caches the gold's databases per gold;
 //! `value_variants` and `random_databases` make more databases; `evidence`,
 //! `repeated_values` and `limit_ties` say how strong a difference is; `sqlite_text` is the text
 //! SQLite runs for a query written for another engine.
 
+mod checker;
 pub mod decide;
+pub mod decision;
 pub mod evidence;
 pub mod gold_suite;
 pub mod limit_ties;

@@ -12,8 +12,8 @@ use rusqlite::types::Value;
 
 use super::evidence::fresh_value;
 use crate::exec::instance::{Database, TableRows};
-use crate::parseval::search::generate::{column_hints, scanned_tables, with_referenced_tables};
-use crate::parseval::symbolic::speculative_text::date_domain;
+use crate::parseval::search::plan_facts::{column_hints, scanned_tables, with_referenced_tables};
+use crate::parseval::search::text_domains::date_domain;
 use crate::parseval::symbolic::values::Sort;
 use crate::plan::QueryPlan;
 use crate::schema::{Affinity, Column, Schema};
@@ -374,7 +374,7 @@ mod tests {
 
     fn generator<'a>(schema: &'a Schema, sql: &str, seed: u32) -> RandomDatabases<'a> {
         let plan = crate::plan::plan_sql(sql, schema).unwrap();
-        let literals = crate::parseval::symbolic::speculative_text::query_texts(&plan);
+        let literals = crate::parseval::search::text_domains::query_texts(&plan);
         RandomDatabases::new(schema, &[&plan], &literals, seed)
     }
 

@@ -10,7 +10,7 @@
 
 use super::evidence::fresh_value;
 use crate::exec::instance::Database;
-use crate::parseval::search::generate::visit_all;
+use crate::parseval::search::plan_facts::visit_all;
 use crate::plan::{Plan, QueryPlan};
 use crate::schema::Schema;
 use rusqlite::types::Value;

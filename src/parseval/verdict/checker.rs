@@ -1,0 +1,454 @@
+//! Running both queries on each candidate database of a verdict (generated, value variant or
+//! random), keeping what the verdict needs: how many databases were tried or rejected, the
+//! gold's failures, the databases set aside for ties at a LIMIT cut-off, and the strongest
+//! re-checked counterexample so far.
+
+use std::borrow::Cow;
+use std::sync::Arc;
+
+use super::decision::{Counterexample, Verdict};
+use super::evidence::{without_nulls, Evidence};
+use super::gold_suite::{same_plan, GoldSuite};
+use super::limit_ties::{cutoff, order_determined, orders_by_hidden_keys, Cutoff};
+use super::repeated_values::{replaceable_columns, without_repeated_values};
+use super::value_variants::{foreign_keys_hold, variants};
+use crate::exec::instance::{compare_with, open_database, Comparison, Database, Outcome, RowOrder};
+use crate::parseval::options::{prediction_share, Databases, Options, Semantics};
+use crate::parseval::search::generate::{generate, Generated, Instance};
+use crate::parseval::search::work_budget::Work;
+use crate::plan::{Expr, Plan, QueryPlan};
+use crate::schema::Schema;
+
+/// How the gold query's rows are compared: bags, or runs of its outer ORDER BY keys (as far as
+/// the keys are output columns).
+pub fn row_order(q: &QueryPlan) -> RowOrder {
+    let (sort, project) = match &q.root {
+        Plan::Sort(s) => (s, None),
+        Plan::Project(p) => match &*p.input {
+            Plan::Sort(s) => (s, Some(p)),
+            _ => return RowOrder::Bag,
+        },
+        _ => return RowOrder::Bag,
+    };
+    let out = q.root.output();
+    let mut keys = Vec::new();
+    for k in &sort.keys {
+        let pos = match project {
+            None => out.iter().position(|&c| c == k.column),
+            Some(p) => p
+                .items
+                .iter()
+                .position(|(_, e)| *e == Expr::Column(k.column)),
+        };
+        match pos {
+            Some(p) => keys.push(p),
+            None => break,
+        }
+    }
+    if keys.is_empty() {
+        RowOrder::Bag
+    } else {
+        RowOrder::Sorted(keys)
+    }
+}
+
+/// Both queries ran and returned different numbers of rows (a tie at the outer LIMIT cut-off
+/// changes which rows come back, never how many).
+fn count_differs(c: &crate::exec::instance::Comparison) -> bool {
+    match (&c.gold, &c.pred) {
+        (Outcome::Rows(g), Outcome::Rows(p)) => g.len() != p.len(),
+        _ => true,
+    }
+}
+
+/// The counterexample `db` (on which `outcome` differs), or the same database with its NULLs
+/// replaced when the queries still differ there: evidence on ordinary data is the stronger. An
+/// ordinary counterexample whose difference goes away once no `replaceable` column repeats a
+/// value is [`Evidence::RepeatedValues`].
+fn strongest(
+    schema: &Schema,
+    (gold, pred): (&str, &str),
+    (order, semantics): (&RowOrder, Semantics),
+    listed: bool,
+    replaceable: &[bool],
+    db: &Database,
+    outcome: crate::exec::instance::Comparison,
+) -> Counterexample {
+    let run = |db: &Database| {
+        open_database(schema, db)
+            .ok()
+            .map(|conn| compare_with(&conn, gold, pred, order, semantics))
+            .filter(|c| !c.gold_failed)
+    };
+    let mut found = Counterexample {
+        evidence: Evidence::of(db, (&outcome.gold, &outcome.pred), order, semantics),
+        db: db.clone(),
+        gold: outcome.gold,
+        pred: outcome.pred,
+    };
+    // a list comparison holds only where both orders are determined, which replacing
+    // values may change: such a counterexample is kept as found
+    if listed {
+        return found;
+    }
+    if found.evidence == Evidence::NullDependent {
+        if let Some(plain) = without_nulls(schema, db) {
+            let differs = || run(&plain).filter(|c| c.differ);
+            // like every counterexample, it must differ twice, on fresh copies
+            if let (Some(_), Some(c)) = (differs(), differs()) {
+                found = Counterexample {
+                    evidence: Evidence::of(&plain, (&c.gold, &c.pred), order, semantics),
+                    db: plain,
+                    gold: c.gold,
+                    pred: c.pred,
+                };
+            }
+        }
+    }
+    if found.evidence == Evidence::Ordinary
+        && without_repeated_values(schema, &found.db, replaceable)
+            .and_then(|distinct| run(&distinct))
+            .is_some_and(|c| !c.differ)
+    {
+        found.evidence = Evidence::RepeatedValues;
+    }
+    found
+}
+
+/// Where a database a verdict runs comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Source {
+    /// Generated for a query's coverage branches.
+    Generated,
+    /// A value variant of a generated database (value_variants.rs).
+    Variant,
+    /// Filled at random (random_databases.rs), the last search.
+    Random,
+}
+
+/// Runs both queries on candidate databases, keeping what the verdict needs: how many generated
+/// databases were tried or rejected, the gold's first failure, whether any rows came back, the
+/// databases set aside for ties, and the strongest counterexample so far.
+pub(super) struct Checker<'a> {
+    gold: &'a str,
+    pred: &'a str,
+    schema: &'a Schema,
+    gold_plan: &'a QueryPlan,
+    pred_plan: Option<&'a QueryPlan>,
+    /// Both queries' literals, for the value variants.
+    literals: &'a [String],
+    /// The columns whose repeated values the repeated-values check replaces.
+    replaceable: Vec<bool>,
+    /// How the gold's rows compare, and whether it orders by keys it does not output.
+    base_order: RowOrder,
+    hidden_keys: bool,
+    width: usize,
+    /// How the results are compared.
+    pub(super) semantics: Semantics,
+    /// Generated databases (variants not counted) both queries ran on.
+    pub(super) tried: usize,
+    /// Generated databases SQLite rejected.
+    invalid: usize,
+    pub(super) ties: usize,
+    /// The prediction plans to the gold's plan.
+    pub(super) pred_is_gold: bool,
+    /// Under `test-suite` semantics, the first database set aside for ties, with its row order.
+    first_tie: Option<(Database, RowOrder)>,
+    any_rows: bool,
+    gold_failure: Option<String>,
+    /// The strongest counterexample so far; the search stops at the first ordinary one.
+    pub(super) best: Option<Counterexample>,
+    /// `best` comes from a random database.
+    pub(super) best_is_random: bool,
+}
+
+impl<'a> Checker<'a> {
+    pub(super) fn new(
+        gold: &'a str,
+        pred: &'a str,
+        schema: &'a Schema,
+        gold_plan: &'a QueryPlan,
+        pred_plan: Option<&'a QueryPlan>,
+        literals: &'a [String],
+    ) -> Self {
+        Checker {
+            gold,
+            pred,
+            schema,
+            gold_plan,
+            pred_plan,
+            literals,
+            replaceable: replaceable_columns(
+                schema,
+                [Some(gold_plan), pred_plan].into_iter().flatten(),
+            ),
+            base_order: row_order(gold_plan),
+            hidden_keys: orders_by_hidden_keys(gold_plan),
+            width: gold_plan.root.output().len(),
+            semantics: Semantics::Bag,
+            tried: 0,
+            invalid: 0,
+            ties: 0,
+            pred_is_gold: pred_plan.is_some_and(|pp| same_plan(gold_plan, pp)),
+            first_tie: None,
+            any_rows: false,
+            gold_failure: None,
+            best: None,
+            best_is_random: false,
+        }
+    }
+
+    /// The empty database: it costs nothing and catches predictions SQLite rejects. Every
+    /// generated suite starts with it, so [`Checker::search`] skips each suite's first.
+    pub(super) fn empty(&mut self) -> Option<Verdict> {
+        let empty = Generated {
+            instances: vec![Instance {
+                db: Database::default(),
+                covered: vec![],
+            }],
+            ..Generated::default()
+        };
+        self.suite(&empty, 0)
+    }
+
+    /// The gold's generated databases (`gold_suite`: generated from the gold alone, shared by its
+    /// predictions), then the prediction's (each suite kept in `suites`); Some when a database
+    /// decides before the budget runs out. The prediction's search is skipped when its plan is
+    /// the gold's (it would generate the gold's databases) and under option `databases: gold`.
+    pub(super) fn search(
+        &mut self,
+        opts: &Options,
+        work: &Work,
+        gold_suite: impl FnOnce() -> Arc<GoldSuite>,
+        gold_texts: &[String],
+        suites: &mut Vec<Arc<Generated>>,
+    ) -> Option<Verdict> {
+        // the gold's search may spend half the budget, so the prediction's gets the other half
+        // at least (a generation runs until its branches or its budget are exhausted)
+        let gold = gold_suite();
+        work.charge(gold.spent, gold.capped);
+        // the empty database (the suite's first) was run already
+        if let Some(v) = self.suite(&gold.generated, 1) {
+            return Some(v);
+        }
+        suites.push(Arc::clone(&gold.generated));
+        if opts.databases == Databases::Gold {
+            return None;
+        }
+        if let Some(pp) = self.pred_plan {
+            let same = self.pred_is_gold && !gold.generated.exhausted;
+            if !same && !work.all().exhausted() {
+                // the prediction's own search: its mode, and at most its share of the budget
+                let own = Options {
+                    mode: opts.prediction_mode,
+                    ..*opts
+                };
+                let share = work.until(work.spent().saturating_add(prediction_share(opts.work)));
+                let g = generate(pp, self.schema, &own, share, gold_texts);
+                // the empty database was run already
+                if let Some(v) = self.suite(&g, 1) {
+                    return Some(v);
+                }
+                suites.push(Arc::new(g));
+            }
+        }
+        None
+    }
+
+    /// Each generated database of `suite` from the `skip`-th on, then its value variants (see
+    /// value_variants.rs), made only when the search gets that far.
+    fn suite(&mut self, suite: &Generated, skip: usize) -> Option<Verdict> {
+        let (schema, literals) = (self.schema, self.literals);
+        let candidates = suite.instances.iter().skip(skip).flat_map(|inst| {
+            let made = std::iter::once_with(|| variants(schema, &inst.db, literals)).flatten();
+            std::iter::once((Source::Generated, Cow::Borrowed(&inst.db)))
+                .chain(made.map(|v| (Source::Variant, Cow::Owned(v))))
+        });
+        for (source, db) in candidates {
+            if let Some(v) = self.database(source, &db) {
+                return Some(v);
+            }
+        }
+        None
+    }
+
+    /// Runs both queries on `db` and records what it shows; Some when it holds an ordinary
+    /// counterexample. A generated database counts as tried (and its failures and rows are
+    /// kept); a variant or a random database must keep every foreign key. A random database
+    /// records nothing else: only an ordinary difference on it counts.
+    pub(super) fn database(&mut self, source: Source, db: &Database) -> Option<Verdict> {
+        let generated = source == Source::Generated;
+        let Ok(conn) = open_database(self.schema, db) else {
+            self.invalid += usize::from(generated);
+            return None;
+        };
+        if !generated && !foreign_keys_hold(&conn, self.schema) {
+            return None;
+        }
+        let order = self.order(&conn);
+        let listed = order != self.base_order;
+        let c = compare_with(&conn, self.gold, self.pred, &order, self.semantics);
+        self.tried += usize::from(generated);
+        if c.gold_failed {
+            if let (true, Outcome::Error(e) | Outcome::Bound(e)) = (generated, &c.gold) {
+                self.gold_failure.get_or_insert_with(|| e.clone());
+            }
+            return None;
+        }
+        for o in [&c.gold, &c.pred] {
+            if let (true, Outcome::Rows(r)) = (generated, o) {
+                self.any_rows |= !r.is_empty();
+            }
+        }
+        if !c.differ {
+            return None;
+        }
+        if self.tie_at_cutoff(&conn, &c) {
+            if source == Source::Random {
+                return None;
+            }
+            self.ties += 1;
+            if self.semantics == Semantics::TestSuite && self.first_tie.is_none() {
+                self.first_tie = Some((db.clone(), order));
+            }
+            return None;
+        }
+        let again = self.differ_again(db, &order)?;
+        let found = strongest(
+            self.schema,
+            (self.gold, self.pred),
+            (&order, self.semantics),
+            listed,
+            &self.replaceable,
+            db,
+            again,
+        );
+        let found = match source {
+            Source::Random => self.random_evidence(found, &order)?,
+            _ => found,
+        };
+        if self
+            .best
+            .as_ref()
+            .is_none_or(|b| found.evidence < b.evidence)
+        {
+            self.best_is_random = source == Source::Random;
+            self.best = Some(found);
+        }
+        if self.best.as_ref().map(|b| b.evidence) == Some(Evidence::Ordinary) {
+            return self.best.take().map(|c| Verdict::Different(Box::new(c)));
+        }
+        None
+    }
+
+    /// What a difference found on a random database shows. It is ordinary only where it also
+    /// holds once no plain column repeats a value, even where the rows compare as a list (which
+    /// [`strongest`] keeps as found): a random database repeats values far more than the
+    /// databases the labels come from. Otherwise it is a difference that needs a repeated value
+    /// (or, as found, one in how often rows repeat): still a real difference, which beats a
+    /// weaker one (NULL-only, ties, empty input) or none. Other evidence is dropped.
+    fn random_evidence(
+        &self,
+        mut found: Counterexample,
+        order: &RowOrder,
+    ) -> Option<Counterexample> {
+        match found.evidence {
+            Evidence::Ordinary if !self.holds_without_repeats(&found, order) => {
+                found.evidence = Evidence::RepeatedValues;
+                Some(found)
+            }
+            Evidence::Ordinary | Evidence::RepeatedValues | Evidence::Repeats => Some(found),
+            _ => None,
+        }
+    }
+
+    /// True when the queries still differ, without a tie, once no plain column of `found`'s
+    /// database repeats a value.
+    fn holds_without_repeats(&self, found: &Counterexample, order: &RowOrder) -> bool {
+        let Some(distinct) = without_repeated_values(self.schema, &found.db, &self.replaceable)
+        else {
+            return true;
+        };
+        open_database(self.schema, &distinct).is_ok_and(|conn| {
+            let c = compare_with(&conn, self.gold, self.pred, order, self.semantics);
+            !c.gold_failed && c.differ && !self.tie_at_cutoff(&conn, &c)
+        })
+    }
+
+    /// ORDER BY keys the gold does not output: its rows compare as a list where both queries'
+    /// orders are determined (no two rows share their keys), else as the base order.
+    fn order(&self, conn: &rusqlite::Connection) -> RowOrder {
+        match self.pred_plan {
+            Some(pp)
+                if self.hidden_keys
+                    && order_determined(conn, self.gold_plan)
+                    && order_determined(conn, pp) =>
+            {
+                RowOrder::Sorted((0..self.width).collect())
+            }
+            _ => self.base_order.clone(),
+        }
+    }
+
+    /// Under `test-suite` semantics, the first database on which the results differ only by
+    /// tie-breaking at a LIMIT cut-off, re-checked on a fresh copy: test-suite evaluation compares
+    /// the rows SQLite returns, so it tells the queries apart there.
+    pub(super) fn tie_counterexample(&mut self) -> Option<Counterexample> {
+        let (db, order) = self.first_tie.take()?;
+        let again = self.differ_again(&db, &order)?;
+        Some(Counterexample {
+            db,
+            gold: again.gold,
+            pred: again.pred,
+            evidence: Evidence::TieBreaking,
+        })
+    }
+
+    /// Both queries run again on a fresh copy of `db` (a counterexample is re-checked before it
+    /// is reported): the comparison when they still differ.
+    fn differ_again(&self, db: &Database, order: &RowOrder) -> Option<Comparison> {
+        let conn = open_database(self.schema, db).ok()?;
+        let again = compare_with(&conn, self.gold, self.pred, order, self.semantics);
+        again.differ.then_some(again)
+    }
+
+    /// A difference `c` that comes from tie-breaking: at a LIMIT cut-off either result depends
+    /// on it (when the row counts agree), and an inner tie may change how many rows come back.
+    fn tie_at_cutoff(&self, conn: &rusqlite::Connection, c: &Comparison) -> bool {
+        let cut = |q: Option<&QueryPlan>| q.map_or(Cutoff::Determined, |q| cutoff(conn, q));
+        let cuts = [cut(Some(self.gold_plan)), cut(self.pred_plan)];
+        if count_differs(c) {
+            cuts.contains(&Cutoff::Tie)
+        } else {
+            cuts.iter().any(|x| *x != Cutoff::Determined)
+        }
+    }
+
+    /// Why no verdict after every database was run without a difference (None: equivalent).
+    pub(super) fn undecided(&self, gold_suite: &Generated) -> Option<String> {
+        if self.tried == 0 {
+            return Some(format!(
+                "no valid database was generated ({} rejected)",
+                self.invalid
+            ));
+        }
+        if let Some(e) = &self.gold_failure {
+            if !self.any_rows {
+                return Some(format!(
+                    "the gold query fails on the generated databases: {e}"
+                ));
+            }
+        }
+        if gold_suite.instances.len() <= 1 {
+            return Some(match (&gold_suite.stopped, gold_suite.exhausted) {
+                (Some(r), _) => r.clone(),
+                (None, true) => "work budget exhausted before a database was generated".into(),
+                (None, false) => "no database besides the empty one was generated".into(),
+            });
+        }
+        if !self.any_rows {
+            return Some("both queries return no rows on every generated database".into());
+        }
+        None
+    }
+}

@@ -1,0 +1,150 @@
+//! The verdict on a pair of queries and the facts behind it: equivalent, a re-checked
+//! counterexample with how strong its evidence is, or why no verdict; `Decision::reason` is the
+//! sentence `sql_equivalent_reason` reports.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use super::evidence::Evidence;
+use crate::exec::instance::{Database, Outcome};
+use crate::parseval::options::{semantics_name, Databases, Semantics};
+use crate::schema::Schema;
+
+/// The verdict on a pair of queries.
+#[derive(Debug, Clone)]
+pub enum Verdict {
+    /// No generated database tells the queries apart.
+    Equivalent,
+    /// A database on which their results differ (re-checked on a fresh copy).
+    Different(Box<Counterexample>),
+    /// No verdict, and why.
+    Unknown(String),
+}
+
+/// A database that distinguishes two queries, with both outcomes on it.
+#[derive(Debug, Clone)]
+pub struct Counterexample {
+    pub db: Database,
+    pub gold: Outcome,
+    pub pred: Outcome,
+    /// How strong this evidence is (the strongest found is kept).
+    pub evidence: Evidence,
+}
+
+/// A verdict with the facts behind it (for the reason text).
+#[derive(Debug, Clone)]
+pub struct Decision {
+    pub verdict: Verdict,
+    pub schema: Arc<Schema>,
+    /// Databases the queries were run on.
+    pub databases: usize,
+    /// Branches covered / found, over both queries.
+    pub covered: usize,
+    pub branches: usize,
+    /// Databases set aside because a difference there came from tie-breaking at a LIMIT cut-off.
+    pub tie_databases: usize,
+    /// Z3 resource units spent (the deterministic budget, option `work`).
+    pub work: u64,
+    /// The wall-clock safety cap stopped the call (the verdict then says so; never cached).
+    pub capped: bool,
+    pub elapsed: Duration,
+    /// How the results were compared (option `semantics`).
+    pub semantics: Semantics,
+    /// Whose generated databases decided (option `databases`).
+    pub databases_of: Databases,
+    /// The counterexample is a random database (random_databases.rs), not a generated one.
+    pub random: bool,
+    /// Random databases both queries ran on after the rounds.
+    pub random_tried: usize,
+}
+
+impl Decision {
+    /// 1, 0 or None (NULL). Under `test-suite` semantics a difference that only databases with
+    /// NULL values show is None: test-suite evaluation runs databases sampled from real data,
+    /// where such NULLs (a NULL foreign key or join column the schema allows) are rare, and its
+    /// labels call most such pairs equivalent (docs/semantics.md). A pair that differs there only
+    /// by tie-breaking at a LIMIT cut-off is 0 ([`Evidence::TieBreaking`]).
+    pub fn value(&self) -> Option<i64> {
+        match &self.verdict {
+            Verdict::Equivalent => Some(1),
+            Verdict::Different(c) if self.null_dependent_under_test_suite(c) => None,
+            Verdict::Different(_) => Some(0),
+            Verdict::Unknown(_) => None,
+        }
+    }
+
+    /// Under `test-suite` semantics, a counterexample that needs NULL values: no verdict, as
+    /// test-suite evaluation's databases rarely hold the NULLs that tell such queries apart.
+    pub fn null_dependent_under_test_suite(&self, c: &Counterexample) -> bool {
+        self.semantics == Semantics::TestSuite && c.evidence == Evidence::NullDependent
+    }
+
+    /// Whose databases decided, for the reason: nothing for both queries'.
+    fn databases_of_text(&self) -> &'static str {
+        match self.databases_of {
+            Databases::Both => "",
+            Databases::Gold => " (the gold query's only)",
+        }
+    }
+
+    /// One sentence saying why.
+    pub fn reason(&self) -> String {
+        match &self.verdict {
+            Verdict::Equivalent => format!(
+                "equivalent: same results under {} semantics on {} generated databases{} covering {} of {} plan branches{}{}",
+                semantics_name(self.semantics),
+                self.databases.saturating_sub(self.tie_databases),
+                self.databases_of_text(),
+                self.covered,
+                self.branches,
+                match self.tie_databases {
+                    0 => String::new(),
+                    n => format!(
+                        " ({n} more set aside: they differ only by tie-breaking at a LIMIT cut-off)"
+                    ),
+                },
+                match self.random_tried {
+                    0 => String::new(),
+                    n => format!(", and on {n} random databases"),
+                }
+            ),
+            Verdict::Different(c) => {
+                let why = match (&c.gold, &c.pred) {
+                    (_, Outcome::Error(e)) => format!("the prediction fails: {e}"),
+                    _ => format!(
+                        "the results differ under {} semantics",
+                        semantics_name(self.semantics)
+                    ),
+                };
+                let how = match c.evidence {
+                    Evidence::Ordinary => String::new(),
+                    Evidence::RepeatedValues => {
+                        " (only where a column that is no key repeats a value)".into()
+                    }
+                    Evidence::NullDependent => {
+                        " (only databases with NULL values tell them apart)".into()
+                    }
+                    Evidence::Repeats => " (they differ only in how often rows repeat)".into(),
+                    Evidence::EmptyInput => " (they differ only when nothing qualifies)".into(),
+                    Evidence::TieBreaking => format!(
+                        " (only by which tied rows a LIMIT keeps, on {} of {} generated \
+                         databases{}: test-suite evaluation compares the rows SQLite returns)",
+                        self.tie_databases.min(self.databases),
+                        self.databases,
+                        self.databases_of_text()
+                    ),
+                };
+                let rows = c.db.tables.iter().map(|t| t.rows.len()).sum::<usize>();
+                if self.null_dependent_under_test_suite(c) {
+                    return format!(
+                        "unknown: {why} only on databases with NULL values (a generated database \
+                         with {rows} rows), which test-suite evaluation's databases rarely hold"
+                    );
+                }
+                let made = if self.random { "random" } else { "generated" };
+                format!("not equivalent: {why} on a {made} database with {rows} rows{how}")
+            }
+            Verdict::Unknown(r) => format!("unknown: {r}"),
+        }
+    }
+}
