@@ -27,6 +27,7 @@ pub mod open;
 pub mod options;
 pub mod reuse;
 mod rewrite;
+pub mod same_result;
 mod translated;
 pub mod verdict;
 

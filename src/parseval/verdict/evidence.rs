@@ -1,8 +1,9 @@
 //! How strong a counterexample is: whether the two queries differ on ordinary data, only where a plain column repeats a value, only in how often rows repeat, only through NULL values, only on empty input, or (under `test-suite` semantics) only by tie-breaking at a LIMIT cut-off.
 
 use crate::exec::compare::Cell;
-use crate::exec::instance::{distinct, same_result, storage_class, Database, Outcome, RowOrder};
+use crate::exec::instance::{storage_class, Database, Outcome};
 use crate::exec::options::Semantics;
+use crate::exec::same_result::{distinct, same_result, RowOrder};
 use crate::parseval::symbolic::database::nth_date;
 use crate::schema::{Affinity, Schema};
 use rusqlite::types::Value;
