@@ -117,6 +117,31 @@ impl OptionsArg {
                 ))
             })
     }
+
+    /// Setting `key` as the one of `all` whose `name` is the JSON string `value`; else an error
+    /// listing the allowed names, e.g. `'databases' must be 'both' or 'gold', got "pred"`.
+    pub fn one_of<T: Copy>(
+        self,
+        key: &str,
+        value: &Json,
+        all: &[T],
+        name: fn(T) -> &'static str,
+    ) -> Result<T> {
+        if let Some(found) = all
+            .iter()
+            .copied()
+            .find(|&t| value.as_str() == Some(name(t)))
+        {
+            return Ok(found);
+        }
+        let quoted: Vec<String> = all.iter().map(|&t| format!("'{}'", name(t))).collect();
+        let allowed = match quoted.split_last() {
+            Some((last, [])) => last.clone(),
+            Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+            None => String::new(),
+        };
+        Err(self.error(format!("'{key}' must be {allowed}, got {value}")))
+    }
 }
 
 #[cfg(test)]

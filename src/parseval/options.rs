@@ -151,30 +151,6 @@ pub fn semantics_name(semantics: Semantics) -> &'static str {
     }
 }
 
-/// The value among `all` whose `name` is the JSON string `value`; else the message naming the
-/// allowed names, e.g. `'databases' must be 'both' or 'gold', got "pred"`.
-fn one_of<T: Copy>(
-    key: &str,
-    value: &serde_json::Value,
-    all: &[T],
-    name: fn(T) -> &'static str,
-) -> std::result::Result<T, String> {
-    if let Some(found) = all
-        .iter()
-        .copied()
-        .find(|&t| value.as_str() == Some(name(t)))
-    {
-        return Ok(found);
-    }
-    let quoted: Vec<String> = all.iter().map(|&t| format!("'{}'", name(t))).collect();
-    let allowed = match quoted.split_last() {
-        Some((last, [])) => last.clone(),
-        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
-        None => String::new(),
-    };
-    Err(format!("'{key}' must be {allowed}, got {value}"))
-}
-
 impl Options {
     /// The rounds a verdict may run: as given, else 2, except 1 under `databases: gold` (the
     /// scale setting decides on one suite per gold, for speed).
@@ -225,7 +201,7 @@ impl Options {
             ..Options::default()
         };
         let modes = [Mode::Positive, Mode::OneNegative, Mode::All, Mode::Complete];
-        let mode = |key: &str, value| one_of(key, value, &modes, Mode::name).map_err(bad);
+        let mode = |key: &str, value| arg.one_of(key, value, &modes, Mode::name);
         for (key, value) in map {
             let uint = |lo: u64, hi: u64| arg.uint(key, value, lo, hi);
             match key.as_str() {
@@ -240,7 +216,7 @@ impl Options {
                 "random" => o.random = Some(uint(0, MAX_RANDOM)? as u32),
                 "semantics" => {
                     let all = [Semantics::Bag, Semantics::Bird, Semantics::TestSuite];
-                    o.semantics = one_of(key, value, &all, semantics_name).map_err(bad)?
+                    o.semantics = arg.one_of(key, value, &all, semantics_name)?
                 }
                 "keep_distinct" => {
                     o.keep_distinct = value.as_bool().ok_or_else(|| {
@@ -251,7 +227,7 @@ impl Options {
                 }
                 "databases" => {
                     let all = [Databases::Both, Databases::Gold];
-                    o.databases = one_of(key, value, &all, Databases::name).map_err(bad)?
+                    o.databases = arg.one_of(key, value, &all, Databases::name)?
                 }
                 other if others.contains(&other) => {}
                 other => {
@@ -365,6 +341,26 @@ mod tests {
                     assert_eq!((function, argument), ("sql_equivalent", "options"))
                 }
                 other => panic!("{bad}: {other:?}"),
+            }
+        }
+        // a named value that is none of the names lists them
+        for (text, message) in [
+            (
+                r#"{"databases":"pred"}"#,
+                r#"'databases' must be 'both' or 'gold', got "pred""#,
+            ),
+            (
+                r#"{"prediction_mode":"some"}"#,
+                r#"'prediction_mode' must be 'positive', 'one-negative', 'all' or 'complete', got "some""#,
+            ),
+            (
+                r#"{"semantics":1}"#,
+                "'semantics' must be 'bag', 'set' or 'test-suite', got 1",
+            ),
+        ] {
+            match Options::parse("sql_equivalent", Some(text)) {
+                Err(Error::Argument { message: m, .. }) => assert_eq!(m, message),
+                other => panic!("{text}: {other:?}"),
             }
         }
     }
