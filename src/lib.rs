@@ -24,7 +24,6 @@ pub mod plan;
 pub mod query_tree;
 pub mod registry;
 pub mod schema;
-pub mod stats;
 pub mod tree;
 
 #[allow(unsafe_code)] // FFI with both hosts: each block documented with `// SAFETY:`.
