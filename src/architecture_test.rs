@@ -1,26 +1,27 @@
 //! Enforces ARCHITECTURE.md's dependency map: every `crate::` path in `src/**/*.rs` (code, not
 //! comments or strings) must be an edge the map allows, the map must name every top-level module,
-//! and it must have no cycle.
+//! and it must have no cycle. A module split into rooms (folders) has a room map of its own,
+//! checked the same way on the paths between its rooms.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 const MARKER: &str = "<!-- dependency-map";
+const ROOM_MARKER: &str = "<!-- room-map: ";
 /// This file spells paths it looks for; it is not part of the layering.
 const SELF_FILE: &str = "architecture_test.rs";
 
 type Map = BTreeMap<String, BTreeSet<String>>;
+/// A map's lines in their order: each name and the names it may use.
+type MapLines = Vec<(String, BTreeSet<String>)>;
 
-/// The map in ARCHITECTURE.md: the `module -> a, b` lines of the code block after the marker.
-fn allowed_map(doc: &str) -> Map {
-    let after = &doc[doc
-        .find(MARKER)
-        .expect("ARCHITECTURE.md has no dependency-map marker")..];
+/// The `name -> a, b` lines of the code block that follows `after`'s start, in order.
+fn map_lines(after: &str) -> MapLines {
     let block = after
         .split("```")
         .nth(1)
         .expect("no code block after the marker");
-    let mut map = Map::new();
+    let mut lines = Vec::new();
     for line in block.lines().skip(1).filter(|l| !l.trim().is_empty()) {
         let (module, deps) = line
             .split_once("->")
@@ -31,9 +32,41 @@ fn allowed_map(doc: &str) -> Map {
             .filter(|d| !d.is_empty())
             .map(String::from)
             .collect();
-        map.insert(module.trim().to_string(), deps);
+        lines.push((module.trim().to_string(), deps));
     }
-    map
+    lines
+}
+
+/// The map in ARCHITECTURE.md: the `module -> a, b` lines of the code block after the marker.
+fn allowed_map(doc: &str) -> Map {
+    let after = &doc[doc
+        .find(MARKER)
+        .expect("ARCHITECTURE.md has no dependency-map marker")..];
+    map_lines(after).into_iter().collect()
+}
+
+/// The room maps in ARCHITECTURE.md: for each `<!-- room-map: module -->` marker, the module and
+/// the `room -> a, b` lines of the code block after it.
+fn room_maps(doc: &str) -> Vec<(String, MapLines)> {
+    doc.match_indices(ROOM_MARKER)
+        .map(|(at, _)| {
+            let after = &doc[at + ROOM_MARKER.len()..];
+            (ident_at(after).to_string(), map_lines(after))
+        })
+        .collect()
+}
+
+/// Asserts that every name a line of `lines` depends on is listed above it (so no cycle).
+fn assert_layered(lines: &[(String, BTreeSet<String>)], what: &str) {
+    for (i, (name, deps)) in lines.iter().enumerate() {
+        for d in deps {
+            let pos = lines.iter().position(|(n, _)| n == d);
+            assert!(
+                pos.is_some_and(|p| p < i),
+                "{what}: {name} -> {d}: {d} must be listed above {name} (no cycles)"
+            );
+        }
+    }
 }
 
 /// `text` with comments, string and char literals blanked out (lengths kept irrelevant).
@@ -128,12 +161,18 @@ fn ident_at(s: &str) -> &str {
 
 /// The first segments after every `crate::` in `code` (each item of a `crate::{a, b::c}` group).
 fn crate_targets(code: &str) -> Vec<String> {
+    targets_after(code, "crate::")
+}
+
+/// The first segments after every `prefix` (a path from the crate root, such as
+/// `crate::parseval::`) in `code`, each item of a `prefix{a, b::c}` group included.
+fn targets_after(code: &str, prefix: &str) -> Vec<String> {
     let mut targets = Vec::new();
-    for (at, _) in code.match_indices("crate::") {
+    for (at, _) in code.match_indices(prefix) {
         if at > 0 && code[..at].ends_with(|c: char| c.is_alphanumeric() || c == '_') {
             continue; // `foo_crate::`, not a path from the crate root
         }
-        let rest = code[at + "crate::".len()..].trim_start();
+        let rest = code[at + prefix.len()..].trim_start();
         if let Some(group) = rest.strip_prefix('{') {
             let mut depth = 0;
             let mut item_start = true;
@@ -204,6 +243,12 @@ fn inline_modules(code: &str) -> Vec<(usize, usize)> {
 
 /// Top-level modules reached by `super::` chains that climb to the crate root.
 fn super_targets(code: &str, path: &[String]) -> Vec<String> {
+    super_targets_at(code, path, 0)
+}
+
+/// The first segments after `super::` chains that climb to the module `path[..level]` (the
+/// crate root for 0).
+fn super_targets_at(code: &str, path: &[String], level: usize) -> Vec<String> {
     let inline = inline_modules(code);
     let mut targets = Vec::new();
     for (at, _) in code.match_indices("super::") {
@@ -217,7 +262,7 @@ fn super_targets(code: &str, path: &[String]) -> Vec<String> {
             rest = r;
         }
         let depth = path.len() + inline.iter().filter(|(a, b)| *a < at && at < *b).count();
-        if ups == depth {
+        if ups + level == depth {
             targets.push(ident_at(rest).to_string());
         }
     }
@@ -236,8 +281,9 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// Names the crate root re-exports (`pub use error::{Error, Result};` → Error, Result → error).
-fn root_reexports(lib: &str) -> BTreeMap<String, String> {
+/// Names a module file re-exports, by the module they come from (`pub use error::{Error, Result};`
+/// → Error, Result → error; `pub use verdict::decide::decide_cached;` → decide_cached → verdict).
+fn reexports(lib: &str) -> BTreeMap<String, String> {
     let mut names = BTreeMap::new();
     for line in code_only(lib).lines() {
         let Some(rest) = line.trim().strip_prefix("pub use ") else {
@@ -249,7 +295,8 @@ fn root_reexports(lib: &str) -> BTreeMap<String, String> {
             .trim_end_matches(';')
             .trim_matches(|c| c == '{' || c == '}');
         for item in items.split(',') {
-            let name = item.rsplit("::").next().unwrap_or("").trim();
+            let name = item.rsplit("::").next().unwrap_or("");
+            let name = name.trim_matches(|c: char| c == '{' || c == '}' || c.is_whitespace());
             let name = name.rsplit(" as ").next().unwrap_or(name).trim();
             names.insert(name.to_string(), module.clone());
         }
@@ -260,7 +307,7 @@ fn root_reexports(lib: &str) -> BTreeMap<String, String> {
 /// The crate's actual dependency map: top-level module → modules it names (file lists as evidence).
 fn actual_map(src: &Path) -> BTreeMap<(String, String), BTreeSet<String>> {
     let lib = std::fs::read_to_string(src.join("lib.rs")).expect("src/lib.rs");
-    let reexports = root_reexports(&lib);
+    let reexports = reexports(&lib);
     let mut files = Vec::new();
     rust_files(src, &mut files);
     let mut edges = BTreeMap::new();
@@ -288,6 +335,53 @@ fn actual_map(src: &Path) -> BTreeMap<(String, String), BTreeSet<String>> {
         }
     }
     edges
+}
+
+/// Edges between the rooms (folders) of `module`: (room, room it names) → files. A file outside
+/// the rooms (the module's `mod.rs`, its shared files) is not part of the room layering.
+fn actual_room_map(
+    src: &Path,
+    module: &str,
+    rooms: &BTreeSet<String>,
+) -> BTreeMap<(String, String), BTreeSet<String>> {
+    let dir = src.join(module);
+    let root = std::fs::read_to_string(dir.join("mod.rs")).unwrap_or_default();
+    let reexports = reexports(&root);
+    let prefix = format!("crate::{module}::");
+    let mut files = Vec::new();
+    rust_files(&dir, &mut files);
+    let mut edges = BTreeMap::new();
+    for file in files {
+        let rel = file.strip_prefix(src).expect("under src/").to_path_buf();
+        let path = module_path(&rel);
+        let Some(room) = path.get(1).filter(|r| rooms.contains(*r)).cloned() else {
+            continue;
+        };
+        let code = code_only(&std::fs::read_to_string(&file).expect("source is readable"));
+        let targets = targets_after(&code, &prefix)
+            .into_iter()
+            .chain(super_targets_at(&code, &path, 1));
+        for target in targets {
+            let target = reexports.get(&target).cloned().unwrap_or(target);
+            if target != room && rooms.contains(&target) {
+                edges
+                    .entry((room.clone(), target))
+                    .or_insert_with(BTreeSet::new)
+                    .insert(rel.display().to_string());
+            }
+        }
+    }
+    edges
+}
+
+/// The folders directly under `dir`.
+fn folders(dir: &Path) -> BTreeSet<String> {
+    std::fs::read_dir(dir)
+        .expect("a module folder")
+        .flatten()
+        .filter(|e| e.path().is_dir())
+        .map(|e| e.file_name().to_string_lossy().to_string())
+        .collect()
 }
 
 /// Top-level modules: files and folders directly under src/ (less lib.rs and this test).
@@ -339,27 +433,33 @@ fn the_map_names_every_module_and_has_no_cycle() {
         }
     }
     // Layered: each module's dependencies are listed above it, so the map has no cycle.
-    let order: Vec<&String> = {
-        let block = &doc[doc.find(MARKER).unwrap_or(0)..];
-        let block = block.split("```").nth(1).unwrap_or("");
-        let names: Vec<&str> = block
-            .lines()
-            .skip(1)
-            .filter_map(|l| l.split_once("->").map(|(m, _)| m.trim()))
+    let after = &doc[doc.find(MARKER).unwrap_or(0)..];
+    assert_layered(&map_lines(after), "the dependency map");
+}
+
+#[test]
+fn rooms_use_only_the_rooms_their_map_allows() {
+    let doc = std::fs::read_to_string(root().join("ARCHITECTURE.md")).expect("ARCHITECTURE.md");
+    let maps = room_maps(&doc);
+    assert!(!maps.is_empty(), "ARCHITECTURE.md has no room map");
+    let src = root().join("src");
+    for (module, lines) in &maps {
+        let allowed: Map = lines.iter().cloned().collect();
+        let rooms = folders(&src.join(module));
+        let mapped: BTreeSet<String> = allowed.keys().cloned().collect();
+        assert_eq!(rooms, mapped, "src/{module}/ folders vs. its room map");
+        assert_layered(lines, &format!("the room map of {module}"));
+        let violations: Vec<String> = actual_room_map(&src, module, &rooms)
+            .into_iter()
+            .filter(|((from, to), _)| !allowed.get(from).is_some_and(|deps| deps.contains(to)))
+            .map(|((from, to), files)| format!("{module}: {from} -> {to} (in {files:?})"))
             .collect();
-        names
-            .iter()
-            .filter_map(|n| allowed.get_key_value(*n).map(|(k, _)| k))
-            .collect()
-    };
-    for (i, m) in order.iter().enumerate() {
-        for d in &allowed[*m] {
-            let pos = order.iter().position(|o| *o == d);
-            assert!(
-                pos.is_some_and(|p| p < i),
-                "{m} -> {d}: {d} must be listed above {m} (no cycles)"
-            );
-        }
+        assert!(
+            violations.is_empty(),
+            "edges the room map of {module} does not allow (move the code, or change the map \
+             with a reason):\n  {}",
+            violations.join("\n  ")
+        );
     }
 }
 
@@ -375,4 +475,19 @@ fn the_scanner_reads_paths_not_comments_or_strings() {
     assert!(super_targets("super::columns", &path).is_empty());
     let nested = "mod tests { use super::super::columns; use super::super::super::exec; }";
     assert_eq!(super_targets(nested, &path), ["exec"]);
+    // rooms: paths from the module (`crate::parseval::`) and `super::` chains that climb to it
+    let path = ["parseval", "verdict", "decide"].map(String::from);
+    let code = "use super::super::search::x; use super::evidence; use crate::parseval::{options, \
+                symbolic::values};";
+    assert_eq!(super_targets_at(code, &path, 1), ["search"]);
+    assert_eq!(
+        targets_after(code, "crate::parseval::"),
+        ["options", "symbolic"]
+    );
+    let names = reexports("pub use verdict::decide::{decide_cached, Decision as D};");
+    assert_eq!(
+        names.get("decide_cached").map(String::as_str),
+        Some("verdict")
+    );
+    assert_eq!(names.get("D").map(String::as_str), Some("verdict"));
 }

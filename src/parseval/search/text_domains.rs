@@ -71,7 +71,7 @@ fn with_text_fillers(mut out: Vec<String>, size: usize) -> Vec<String> {
 }
 
 /// The texts a value of a text column the query computes with (`AVG(age)` over Spider's
-/// `age VARCHAR(20)`, `weight + 1`: `search::computed_columns`) may take: the literals as
+/// `age VARCHAR(20)`, `weight + 1`: `plan_facts::computed_columns`) may take: the literals as
 /// in [`with_text_fillers`], then a number with a fraction and `size` whole numbers instead of
 /// the fillers `v1`, `v2`, which all read as 0 (every average of them is 0), so that the rows'
 /// values can differ as numbers and a cast to an integer can change one.
