@@ -119,8 +119,8 @@ def test_sqlite_error_names_the_argument(sqlite_host):
         sqlite_host.value("SELECT ast_ted('SELECT 1', 7)")
     with pytest.raises(HostError, match=r"argument 'a' is not valid UTF-8"):
         sqlite_host.value("SELECT ast_ted(CAST(x'c328' AS TEXT), 'SELECT 1')")
-    with pytest.raises(HostError, match=r"wrong number of arguments: got 3"):
-        sqlite_host.value("SELECT ast_ted('a', 'b', 'c')")
+    with pytest.raises(HostError, match=r"wrong number of arguments: got 4"):
+        sqlite_host.value("SELECT ast_ted('a', 'b', '{}', 'c')")
     with pytest.raises(HostError, match=r"sql_ast_nodes\(\): missing required argument 'sql'"):
         sqlite_host.rows("SELECT * FROM sql_ast_nodes")
     # A BLOB holding valid UTF-8 text is read as text, as SQLite's own functions do.
