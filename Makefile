@@ -249,9 +249,10 @@ test-models: all venv
 test-models-jax: all train-venv
 	SQLSIM_REQUIRE_JAX=1 SQLSIM_DATA=$(DATA) $(PY) -m pytest -q tests/models
 
-# The documentation: every relative link and anchor of every Markdown file resolves, the README's
-# function reference is what the built extension's sqlsim_functions() says, the generated SQL
-# scripts are up to date, and `make help` agrees with docs/development.md.
+# The documentation: every relative link and anchor of every Markdown file resolves, every path
+# ARCHITECTURE.md, README.md and docs/ name exists, the README's function reference is what the
+# built extension's sqlsim_functions() says, the generated SQL scripts are up to date, and
+# `make help` agrees with docs/development.md.
 ## Documentation tests: links, generated parts up to date, make help vs docs/development.md
 test-docs: all venv
 	$(PY) -m pytest -q tests/docs
