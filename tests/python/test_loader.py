@@ -1,8 +1,9 @@
 """The package as the one loader: sqlsim.extension_path / load take a source build's files from
-$SQLSIM_DIST or an explicit file, and a missing file is a LoadError naming its path. Loads dist/
-(run `make` first)."""
+$SQLSIM_DIST or an explicit file, a missing file is a LoadError naming its path, and
+scripts/common.py loads through the package. Loads dist/ (run `make` first)."""
 
 import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -98,3 +99,26 @@ def test_duckdb_extension_variable_before_sqlsim_dist(env, tmp_path):
     assert sqlsim.duckdb_extension() == str(DUCKDB)
     assert sqlsim.duckdb_extension("x.duckdb_extension") == "x.duckdb_extension"
 
+
+def test_scripts_common_loads_through_the_package(tmp_path):
+    """scripts/common.py sets SQLSIM_DIST to the checkout's dist/ unless set, puts python/ on sys.path
+    and loads with sqlsim; the processes it starts see the same SQLSIM_DIST."""
+    probe = ("import os, sys; sys.path.insert(0, sys.argv[1]); import common, sqlsim; "
+             "print(os.environ['SQLSIM_DIST']); print(sqlsim.__file__); "
+             "print(common.sqlite_extension()); print(common.duckdb_shell_args()[-1]); "
+             "print(common.connect_apsw().execute('SELECT sqlsim_version()').fetchone()[0]); "
+             "print(common.connect_duckdb().execute('SELECT sqlsim_version()').fetchone()[0])")
+    env = {k: v for k, v in os.environ.items() if k not in ("SQLSIM_DIST", "PYTHONPATH")}
+    out = subprocess.run([sys.executable, "-c", probe, str(ROOT / "scripts")], cwd=tmp_path, env=env,
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[:4] == [str(ROOT / "dist"), str(ROOT / "python" / "sqlsim" / "__init__.py"),
+                         str(ROOT / "dist" / "sqlsim.so"), f"LOAD '{ROOT / 'dist' / 'sqlsim.duckdb_extension'}'"]
+    assert lines[4].startswith("sqlsim") and lines[5].startswith("sqlsim")
+
+    env["SQLSIM_DIST"] = str(tmp_path)  # an empty build folder: sqlsim's LoadError names the file
+    out = subprocess.run([sys.executable, "-c", probe, str(ROOT / "scripts")], cwd=tmp_path, env=env,
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode != 0
+    assert f"sqlsim.LoadError: sqlsim.extension_path: {tmp_path / 'sqlsim.so'} is missing" in out.stderr
