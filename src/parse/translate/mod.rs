@@ -22,6 +22,7 @@ pub(crate) mod calls;
 pub(crate) mod casts;
 pub(crate) mod concat;
 pub(crate) mod conditionals;
+pub(crate) mod count_distinct;
 pub(crate) mod date_arithmetic;
 pub(crate) mod date_diff;
 pub(crate) mod date_format;
@@ -29,13 +30,19 @@ pub(crate) mod date_parse;
 pub(crate) mod date_parts;
 pub(crate) mod date_trunc;
 pub(crate) mod date_values;
+pub(crate) mod derived_columns;
 pub(crate) mod division;
 pub(crate) mod greatest_least;
+pub(crate) mod grouping_sets;
 pub(crate) mod limits;
 pub(crate) mod null_ordering;
 pub(crate) mod operators;
+pub(crate) mod outputs;
 pub(crate) mod qualify;
 pub mod quoting;
+pub(crate) mod row_values;
+pub(crate) mod set_operations_all;
+pub(crate) mod statistics;
 pub(crate) mod string_aggregates;
 pub(crate) mod string_case;
 pub(crate) mod string_functions;
@@ -85,8 +92,11 @@ pub trait Rule: Sync {
 ///    quotients they write are SQLite's) and before the date rules. `concat` before every rule
 ///    that writes `||` (`string_aggregates`), since MySQL's `||` is OR; `string_search` before
 ///    `string_case`, which lowers MySQL's `INSTR` arguments; `string_aggregates` before
-///    `aggregates`, which moves a FILTER into the GROUP_CONCAT it wrote; `qualify` before
-///    `limits`, which reads the TOP it leaves on the outer query.
+///    `aggregates`, which moves a FILTER into the GROUP_CONCAT it wrote; `statistics` (which
+///    moves its own FILTER) and `count_distinct` before `aggregates`, which moves a FILTER into
+///    one-argument aggregates only; `grouping_sets` after them all, since it tells SQLite's
+///    aggregates from the keys it sets to NULL; `qualify` before `limits`, which reads the TOP
+///    it leaves on the outer query.
 /// 5. The date and time rules last, after every rule that reads the dialect's operators: they
 ///    write SQLite's own integer `/` and `||`, which `division` (and a rule for MySQL's `||`)
 ///    must not reinterpret, and they read casts in SQLite's spelling (`date(x)`). Among them,
@@ -108,7 +118,13 @@ pub static RULES: &[&dyn Rule] = &[
     &string_functions::StringFunctions,
     &string_case::StringCase,
     &string_aggregates::StringAggregates,
+    &statistics::Statistics,
+    &count_distinct::CountDistinct,
     &aggregates::Aggregates,
+    &grouping_sets::GroupingSets,
+    &set_operations_all::SetOperationsAll,
+    &derived_columns::DerivedColumns,
+    &row_values::RowValues,
     &arithmetic::Arithmetic,
     &operators::Operators,
     &qualify::Qualify,
