@@ -24,6 +24,7 @@ pub(crate) mod concat;
 pub(crate) mod conditionals;
 pub(crate) mod count_distinct;
 pub(crate) mod date_arithmetic;
+pub(crate) mod date_codes;
 pub(crate) mod date_diff;
 pub(crate) mod date_format;
 pub(crate) mod date_parse;
@@ -100,10 +101,11 @@ pub trait Rule: Sync {
 /// 5. The date and time rules last, after every rule that reads the dialect's operators: they
 ///    write SQLite's own integer `/` and `||`, which `division` (and a rule for MySQL's `||`)
 ///    must not reinterpret, and they read casts in SQLite's spelling (`date(x)`). Among them,
-///    `date_values` first: `CURRENT_DATE`, `date('..')` in SQLite's spelling tell the later
-///    ones a date from a timestamp, and its `FROM_UNIXTIME(n, format)` is a `DATE_FORMAT` for
-///    `date_format`. `date_parts` before `date_diff`, which leaves an `AGE` untranslated that is
-///    not inside `EXTRACT(YEAR|MONTH FROM AGE(..))`. `date_arithmetic` before `date_diff`, whose
+///    `date_format` first: DuckDB's `STRFTIME` takes SQLite's argument order too, so it must
+///    not see the `strftime('%s', x)` the others write. Then `date_values`: `CURRENT_DATE`,
+///    `date('..')` in SQLite's spelling tell the later ones a date from a timestamp.
+///    `date_parts` before `date_diff`, which leaves an `AGE` untranslated that is not inside
+///    `EXTRACT(YEAR|MONTH FROM AGE(..))`. `date_arithmetic` before `date_diff`, whose
 ///    `date - date` must see a date minus an interval already moved.
 pub static RULES: &[&dyn Rule] = &[
     &quoting::Quoting,
@@ -129,9 +131,9 @@ pub static RULES: &[&dyn Rule] = &[
     &operators::Operators,
     &qualify::Qualify,
     &limits::Limits,
+    &date_format::DateFormat,
     &date_values::DateValues,
     &date_parts::DateParts,
-    &date_format::DateFormat,
     &date_parse::DateParse,
     &date_trunc::DateTrunc,
     &date_arithmetic::DateArithmetic,

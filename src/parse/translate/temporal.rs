@@ -393,10 +393,17 @@ pub(crate) enum Kind {
     Unknown,
 }
 
-/// The kind of `e` where its spelling says it: `date(..)`, `CURRENT_DATE` are dates,
-/// `datetime(..)`, `CURRENT_TIMESTAMP` timestamps.
+/// The kind of `e` where its spelling says it: `date(..)`, `CURRENT_DATE`, `CAST(.. AS DATE)`
+/// are dates, `datetime(..)`, `CURRENT_TIMESTAMP`, `CAST(.. AS TIMESTAMP)` timestamps.
 pub(crate) fn kind_of(e: &Expr) -> Kind {
     match e {
+        Expr::Cast { data_type, .. } => match data_type {
+            DataType::Date => Kind::Date,
+            DataType::Timestamp(..) | DataType::Datetime(_) | DataType::TimestampNtz(_) => {
+                Kind::Timestamp
+            }
+            _ => Kind::Unknown,
+        },
         Expr::Function(f) => match function_name(f).as_str() {
             "DATE" | "CURRENT_DATE" => Kind::Date,
             "DATETIME" | "CURRENT_TIMESTAMP" => Kind::Timestamp,
@@ -552,25 +559,5 @@ fn amount_expr(a: Amount) -> Expr {
         Amount::Literal(n) if n.fract() == 0.0 => number(n as i64),
         Amount::Literal(n) => Expr::value(Value::Number(n.to_string(), false)),
         Amount::Expr(e) => e,
-    }
-}
-
-#[cfg(test)]
-mod probe {
-    /// TEMPORARY: prints translations of the cases in $PROBE (dialect<TAB>sql per line).
-    #[test]
-    #[ignore]
-    fn probe_translations() {
-        let path = std::env::var("PROBE").unwrap_or_default();
-        let text = std::fs::read_to_string(path).unwrap_or_default();
-        for line in text.lines().filter(|l| !l.trim().is_empty()) {
-            let (d, sql) = line.split_once('\t').unwrap();
-            let dialect = crate::parse::dialect::Dialect::from_name(d).unwrap();
-            let tagged = crate::parse::dialect::tag(sql, dialect);
-            match crate::parse::translate::sqlite_text(&tagged) {
-                Ok(t) => println!("OUT\t{d}\t{sql}\t{t}"),
-                Err(e) => println!("ERR\t{d}\t{sql}\t{e}"),
-            }
-        }
     }
 }
