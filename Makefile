@@ -345,13 +345,15 @@ bench-scale: all ray-venv
 	$(PY) scripts/bench/bench_similarity.py --data $(DATA) --check
 	$(PY) scripts/bench/ray_scale.py
 
-# EVAL_TABLE: the file whose <!-- eval:begin --> ... <!-- eval:end --> table `make eval` rewrites;
+# EVAL_TABLE: the file whose <!-- eval:begin --> ... <!-- eval:end --> table `make eval` rewrites
+# (and its <!-- eval-bird:... --> tables: sql_similarity against the BIRD expert labels, by preset);
 # ROC_DIR: one ROC figure per set (every metric on it, AUC with its bootstrap 95% interval).
 EVAL_TABLE ?= docs/quality.md
 ROC_DIR ?= docs/roc
 ## ROC AUC, Spearman, Kendall of every metric on the labeled sets; rewrites docs/quality.md
 eval: all venv
 	$(PY) scripts/eval/eval.py --data $(DATA) --readme $(EVAL_TABLE) --roc-dir $(ROC_DIR)
+	$(PY) scripts/eval/bird_expert.py --data $(DATA) --readme $(EVAL_TABLE)
 	$(PY) scripts/eval/plan_fidelity.py --data $(DATA) --examples 0
 
 # The four Spider-based sets again, their gold printed in Calcite's style (the surface of the

@@ -22,6 +22,7 @@ pub mod bird;
 pub mod compare;
 pub mod functions;
 pub mod instance;
+pub mod leniency;
 mod math;
 pub mod open;
 pub mod options;

@@ -104,6 +104,7 @@ fn decide_with(
         databases_of: opts.databases,
         random: false,
         random_tried: 0,
+        leniency: Vec::new(),
     };
     // a prediction of another dialect that SQLite rejects although it plans (or is refused by
     // the planner only as unsupported) may run in its own dialect: its failure is the
@@ -165,6 +166,7 @@ fn decide_with(
         &literals,
     );
     checker.semantics = opts.semantics;
+    checker.leniency = opts.leniency;
     let mut suites: Vec<Arc<Generated>> = Vec::new();
     let suite_for = |o: &Options| gold_suite(schema_text, &schema, gold, &gold_plan, o);
     let mut found = checker
@@ -228,6 +230,10 @@ fn decide_with(
     d.tie_databases = checker.ties;
     match checker.tie_counterexample() {
         Some(c) => finish(d, Verdict::Different(Box::new(c))),
-        None => finish(d, Verdict::Equivalent),
+        None => {
+            // the leniencies decided: without them some database told the queries apart
+            d.leniency = checker.lenient.iter().copied().collect();
+            finish(d, Verdict::Equivalent)
+        }
     }
 }
