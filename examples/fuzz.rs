@@ -101,10 +101,14 @@ fn parse_cli() -> Result<Cli, String> {
         match flag.as_str() {
             "--entry" if value == "all" => {}
             "--entry" => {
-                if !entries::ENTRIES.contains(&value.as_str()) {
-                    return Err(format!("unknown entry '{value}'\n{USAGE}"));
+                let names: Vec<String> = value.split(',').map(str::to_string).collect();
+                if let Some(bad) = names
+                    .iter()
+                    .find(|n| !entries::ENTRIES.contains(&n.as_str()))
+                {
+                    return Err(format!("unknown entry '{bad}'\n{USAGE}"));
                 }
-                cli.entries = vec![value];
+                cli.entries = names;
             }
             "--inputs" => cli.inputs = number(&value)?,
             "--parseval-inputs" => cli.parseval_inputs = Some(number(&value)?),
