@@ -188,13 +188,48 @@ pub fn sqlite_text(sql: &str) -> Result<Cow<'_, str>> {
     if dialect == Dialect::Sqlite {
         return Ok(Cow::Borrowed(sql));
     }
-    let translated: Arc<Result<String>> = CACHE.get().get_or_insert_with(sql, || {
-        super::parse_in(dialect, body).map(|statements| print(&translate(statements, dialect)))
-    });
+    let translated: Arc<Result<String>> = CACHE
+        .get()
+        .get_or_insert_with(sql, || on_translation_stack(|| translated(dialect, body)));
     match translated.as_ref() {
         Ok(text) => Ok(Cow::Owned(text.clone())),
         Err(e) => Err(e.clone()),
     }
+}
+
+/// Stack of the thread a translation runs on: the rules recurse over the dialect's syntax tree,
+/// whose depth the dialect parsers bound less tightly than the SQLite path's limits, and a host
+/// thread's stack may be small.
+const TRANSLATION_STACK_BYTES: usize = 256 << 20;
+
+/// Longest translation kept, as a multiple of the text translated (plus [`TRANSLATION_SLACK`]):
+/// a rule that copies an argument (`GREATEST` in PostgreSQL) must not grow a query without bound.
+const TRANSLATION_GROWTH: usize = 16;
+const TRANSLATION_SLACK: usize = 64 << 10;
+
+fn translated(dialect: Dialect, body: &str) -> Result<String> {
+    let text = print(&translate(super::parse_in(dialect, body)?, dialect));
+    if text.len() > body.len() * TRANSLATION_GROWTH + TRANSLATION_SLACK {
+        return Err(crate::error::Error::Limit(format!(
+            "the {} query's SQLite translation is over {} times its size",
+            dialect.name(),
+            TRANSLATION_GROWTH
+        )));
+    }
+    Ok(text)
+}
+
+/// `work` on a thread of its own with [`TRANSLATION_STACK_BYTES`] of stack (reserved, not
+/// committed); a panic in it is an error, never the host's.
+fn on_translation_stack(work: impl FnOnce() -> Result<String> + Send) -> Result<String> {
+    let failed = || crate::error::Error::Limit("the dialect translation failed".into());
+    std::thread::scope(|scope| {
+        let builder = std::thread::Builder::new()
+            .name("sqlsim-translate".into())
+            .stack_size(TRANSLATION_STACK_BYTES);
+        let handle = builder.spawn_scoped(scope, work).map_err(|_| failed())?;
+        handle.join().map_err(|_| failed())?
+    })
 }
 
 /// The construct a SQLite text leaves untranslated ("DATE_TRUNC in postgres"), if any: the first
@@ -273,6 +308,25 @@ mod tests {
         assert_eq!(
             untranslated_construct(&quote).as_deref(),
             Some("a'b in mysql")
+        );
+    }
+
+    #[test]
+    fn a_long_interval_chain_translates_on_its_own_stack_from_a_small_one() {
+        let chain = vec!["INTERVAL '1 day'"; 380].join(" + ");
+        let sql = tag(
+            &format!("SELECT a FROM t WHERE d > {chain}"),
+            Dialect::Postgres,
+        )
+        .into_owned();
+        let small = std::thread::Builder::new().stack_size(256 << 10);
+        let outcome = small
+            .spawn(move || sqlite_text(&sql).map(|t| t.len()))
+            .unwrap()
+            .join();
+        assert!(
+            outcome.is_ok(),
+            "the translation overflowed the caller's stack"
         );
     }
 
