@@ -55,7 +55,19 @@ fn check_translation(sql: &str, dialect: Dialect) -> Result<String, String> {
         Err(e) => return Ok(format!("not {name}: {e}")),
     };
     let (_, body) = untag(&tagged);
-    let again = parse_in(dialect, body).map(|s| print(&translate(s, dialect)));
+    // uncached, on a stack as large as the one sqlite_text translates on (the host's threads
+    // never run this recursion themselves)
+    let again = std::thread::scope(|scope| {
+        let builder = std::thread::Builder::new().stack_size(256 << 20);
+        let worker = builder
+            .spawn_scoped(scope, || {
+                parse_in(dialect, body).map(|s| print(&translate(s, dialect)))
+            })
+            .map_err(|e| e.to_string())?;
+        worker
+            .join()
+            .map_err(|_| "panic in core:translate".to_string())
+    })?;
     if again.as_ref().ok() != Some(&sqlite) {
         return Err(format!(
             "the {name} translation differs between two runs: '{}' then '{}'",
