@@ -33,14 +33,12 @@
 //! milliseconds), MySQL's `%D` (1st, 2nd), `%u`, `%V`, `%v`, `%X`, `%x` week numbering, time
 //! zones, and `TO_CHAR` of a number (`'999.99'`).
 
-use std::ops::ControlFlow;
-
-use sqlparser::ast::{BinaryOperator, DataType, Expr, Statement, VisitMut, VisitorMut};
+use sqlparser::ast::{BinaryOperator, DataType, Expr, Statement};
 
 use super::date_codes::{c_pieces, mysql_pieces, template_pieces, Case, Piece};
 use super::temporal::{
-    binary, cast, concat, divide, function_name, int_part, iso_week, iso_weekday, iso_year, minus,
-    number, plain_args, plus, strftime, string, string_value, times, weekday_from_sunday,
+    binary, cast, concat, divide, int_part, iso_week, iso_weekday, iso_year, minus, number, plus,
+    strftime, string, string_value, times, weekday_from_sunday,
 };
 use super::{call, untranslated, NoTranslation, Rule};
 use crate::parse::dialect::Dialect;
@@ -299,24 +297,6 @@ fn translate_call(name: &str, args: Vec<Expr>, dialect: Dialect) -> Option<Expr>
     })
 }
 
-struct Rewrite(Dialect);
-
-impl VisitorMut for Rewrite {
-    type Break = ();
-
-    fn post_visit_expr(&mut self, e: &mut Expr) -> ControlFlow<()> {
-        if let Expr::Function(f) = e {
-            let name = function_name(f);
-            if let Some(args) = plain_args(f) {
-                if let Some(new) = translate_call(&name, args, self.0) {
-                    *e = new;
-                }
-            }
-        }
-        ControlFlow::Continue(())
-    }
-}
-
 impl Rule for DateFormat {
     fn name(&self) -> &'static str {
         "date_format"
@@ -327,7 +307,7 @@ impl Rule for DateFormat {
     }
 
     fn apply(&self, statement: &mut Statement, dialect: Dialect) {
-        let _ = statement.visit(&mut Rewrite(dialect));
+        super::calls::rewrite_calls(statement, dialect, translate_call);
     }
 }
 

@@ -24,14 +24,10 @@
 //! clocks and other codes of variable width; MySQL formats without a year, month and day (their
 //! result depends on MySQL's `sql_mode`).
 
-use std::ops::ControlFlow;
-
-use sqlparser::ast::{BinaryOperator, Expr, Statement, VisitMut, VisitorMut};
+use sqlparser::ast::{BinaryOperator, Expr, Statement};
 
 use super::date_codes::{c_pieces, mysql_pieces, template_pieces, Piece};
-use super::temporal::{
-    binary, case, concat, function_name, minus, number, plain_args, string, string_value,
-};
+use super::temporal::{binary, case, concat, minus, number, string, string_value};
 use super::{call, untranslated, NoTranslation, Rule};
 use crate::parse::dialect::Dialect;
 
@@ -229,24 +225,6 @@ fn translate_call(name: &str, args: Vec<Expr>, dialect: Dialect) -> Option<Expr>
     })
 }
 
-struct Rewrite(Dialect);
-
-impl VisitorMut for Rewrite {
-    type Break = ();
-
-    fn post_visit_expr(&mut self, e: &mut Expr) -> ControlFlow<()> {
-        if let Expr::Function(f) = e {
-            let name = function_name(f);
-            if let Some(args) = plain_args(f) {
-                if let Some(new) = translate_call(&name, args, self.0) {
-                    *e = new;
-                }
-            }
-        }
-        ControlFlow::Continue(())
-    }
-}
-
 impl Rule for DateParse {
     fn name(&self) -> &'static str {
         "date_parse"
@@ -257,7 +235,7 @@ impl Rule for DateParse {
     }
 
     fn apply(&self, statement: &mut Statement, dialect: Dialect) {
-        let _ = statement.visit(&mut Rewrite(dialect));
+        super::calls::rewrite_calls(statement, dialect, translate_call);
     }
 }
 

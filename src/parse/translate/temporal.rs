@@ -9,8 +9,8 @@
 
 use sqlparser::ast::helpers::attached_token::AttachedToken;
 use sqlparser::ast::{
-    BinaryOperator, CaseWhen, CastKind, DataType, DateTimeField, Expr, Function, FunctionArg,
-    FunctionArgExpr, FunctionArguments, Value,
+    BinaryOperator, CaseWhen, CastKind, DataType, DateTimeField, Expr, Function, FunctionArguments,
+    Value,
 };
 
 use super::call;
@@ -166,37 +166,15 @@ pub(crate) fn integer_value(e: &Expr) -> Option<i64> {
 
 /// The upper-case name of a function (its last part).
 pub(crate) fn function_name(f: &Function) -> String {
-    f.name
-        .0
-        .last()
-        .and_then(|p| p.as_ident())
-        .map(|i| i.value.to_ascii_uppercase())
-        .unwrap_or_default()
+    super::calls::name(f).to_ascii_uppercase()
 }
 
-/// The arguments of a plain call `f(a, b)`, or None for a call with named arguments, `*`,
-/// `DISTINCT`, clauses, `FILTER`, `OVER` or no parentheses.
+/// The arguments of a plain call `f(a, b)` ([`super::calls::plain_args`]), or None for a name
+/// without parentheses (`CURRENT_DATE`).
 pub(crate) fn plain_args(f: &Function) -> Option<Vec<Expr>> {
-    if f.filter.is_some() || f.over.is_some() || !f.within_group.is_empty() {
-        return None;
-    }
-    if !matches!(f.parameters, FunctionArguments::None) {
-        return None;
-    }
-    match &f.args {
-        FunctionArguments::List(list) if list.duplicate_treatment.is_none() => {
-            if !list.clauses.is_empty() {
-                return None;
-            }
-            list.args
-                .iter()
-                .map(|a| match a {
-                    FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => Some(e.clone()),
-                    _ => None,
-                })
-                .collect()
-        }
-        _ => None,
+    match f.args {
+        FunctionArguments::None => None,
+        _ => super::calls::plain_args(f),
     }
 }
 
