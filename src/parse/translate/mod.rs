@@ -91,8 +91,9 @@ pub trait Rule: Sync {
 /// 3. `null_ordering` anywhere: it reads only ORDER BY items.
 /// 4. The function and operator rules, from `conditionals` to `limits`, after `division` (the
 ///    quotients they write are SQLite's) and before the date rules. `concat` before every rule
-///    that writes `||` (`string_aggregates`), since MySQL's `||` is OR; `string_search` before
-///    `string_case`, which lowers MySQL's `INSTR` arguments; `string_aggregates` before
+///    that writes `||` (`string_aggregates`), since MySQL's `||` is OR; `string_functions`
+///    before `substrings`, whose `LENGTH` is SQLite's (MySQL's counts bytes); `string_search`
+///    before `string_case`, which lowers MySQL's `INSTR` arguments; `string_aggregates` before
 ///    `aggregates`, which moves a FILTER into the GROUP_CONCAT it wrote; `statistics` (which
 ///    moves its own FILTER) and `count_distinct` before `aggregates`, which moves a FILTER into
 ///    one-argument aggregates only; `grouping_sets` after them all, since it tells SQLite's
@@ -115,9 +116,9 @@ pub static RULES: &[&dyn Rule] = &[
     &conditionals::Conditionals,
     &greatest_least::GreatestLeast,
     &concat::Concat,
+    &string_functions::StringFunctions,
     &substrings::Substrings,
     &string_search::StringSearch,
-    &string_functions::StringFunctions,
     &string_case::StringCase,
     &string_aggregates::StringAggregates,
     &statistics::Statistics,
