@@ -2,9 +2,8 @@
 //! in-memory SQLite, and both queries run on it under bounds, their results compared by
 //! `same_result`.
 //!
-//! SQLite here is the copy compiled into the library (sqlite-loadable's `sqlite3ext-sys` builds
-//! `sqlite3.c` with `SQLITE_CORE`; rusqlite links against it, not a second bundled copy, which
-//! clashes at link time). `exec_match` has used it inside both hosts since it landed.
+//! SQLite here is the engine compiled into the library ([`super::engine`]: rusqlite's bundled copy,
+//! the one SQLite in the build), the same inside both hosts.
 
 use std::time::Duration;
 

@@ -12,14 +12,16 @@
 //! equal; DISTINCT is ignored; ORDER BY in the prediction is ignored when the gold has none; any two
 //! empty results match; `1` equals `1.0`.
 //!
-//! The engine is the SQLite sqlite-loadable compiles in (3.39): [`functions`] adds the functions of
-//! current SQLite that predictions use (`concat`, `string_agg`, the math functions, ...).
+//! The engine is rusqlite's bundled SQLite, compiled into the library ([`engine`]: 3.50.2, not the
+//! host's): [`functions`] adds what predictions use that this build of it lacks (the math
+//! functions) and sqlsim's own versions of `concat`, `concat_ws`, `string_agg`, ...
 //!
 //! No pair aborts a batch: a gold query that fails, times out or passes the row limit gives no verdict
 //! (NULL), a prediction that does gives a mismatch, and the reason says which.
 
 pub mod bird;
 pub mod compare;
+pub mod engine;
 pub mod functions;
 pub mod instance;
 mod math;
