@@ -6,6 +6,15 @@ pub fn version() -> &'static str {
     rusqlite::version()
 }
 
+/// The text of an engine error as SQLite words it: rusqlite's `SqlInputError` (SQLite 3.38+) would
+/// add " in <the whole query> at offset N".
+pub fn message(e: &rusqlite::Error) -> String {
+    match e {
+        rusqlite::Error::SqlInputError { msg, .. } => msg.clone(),
+        other => other.to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -33,6 +42,22 @@ mod tests {
             "engine is SQLite {on_connection}"
         );
         assert_eq!(number(&on_connection), rusqlite::version_number());
+    }
+
+    #[test]
+    fn foreign_keys_are_not_enforced_and_errors_are_sqlites_text() {
+        let conn = Connection::open_in_memory().unwrap();
+        let fk: i64 = conn
+            .query_row("PRAGMA foreign_keys", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(fk, 0);
+        conn.execute_batch(
+            "CREATE TABLE p(a INTEGER PRIMARY KEY); CREATE TABLE c(x REFERENCES p(a));
+             INSERT INTO c VALUES (7);",
+        )
+        .unwrap();
+        let e = conn.prepare("SELECT nope FROM c").unwrap_err();
+        assert_eq!(message(&e), "no such column: nope");
     }
 
     #[test]

@@ -168,13 +168,14 @@ fn sqlite_type_name(declared: &str) -> String {
 /// that breaks a key, for example). The connection is read-only and, once dropped, reused for the
 /// next database of the same schema on this thread ([`super::reuse`]).
 pub fn open_database(schema: &Schema, db: &Database) -> Result<Loaded, LoadError> {
-    let sqlite = |e: rusqlite::Error| LoadError::Sqlite(e.to_string());
+    let sqlite = |e: rusqlite::Error| LoadError::Sqlite(super::engine::message(&e));
     let create = || {
         let conn = Connection::open_in_memory().map_err(sqlite)?;
         super::functions::register(&conn).map_err(sqlite)?;
         for stmt in &create_statements(schema) {
-            conn.execute(stmt, [])
-                .map_err(|e| LoadError::Rejected(format!("{stmt}: {e}")))?;
+            conn.execute(stmt, []).map_err(|e| {
+                LoadError::Rejected(format!("{stmt}: {}", super::engine::message(&e)))
+            })?;
         }
         Ok(conn)
     };
@@ -193,7 +194,9 @@ pub fn open_database(schema: &Schema, db: &Database) -> Result<Loaded, LoadError
         let mut stmt = empty.conn().prepare_cached(&sql).map_err(sqlite)?;
         for row in &t.rows {
             stmt.execute(rusqlite::params_from_iter(row.iter()))
-                .map_err(|e| LoadError::Rejected(format!("{}: {e}", table.name)))?;
+                .map_err(|e| {
+                    LoadError::Rejected(format!("{}: {}", table.name, super::engine::message(&e)))
+                })?;
         }
     }
     empty.loaded().map_err(sqlite)

@@ -136,9 +136,11 @@ pub(crate) fn run_with(
     let out = (|| {
         let mut stmt = conn
             .prepare(sql)
-            .map_err(|e| RunError::Sql(e.to_string()))?;
+            .map_err(|e| RunError::Sql(engine::message(&e)))?;
         let n = stmt.column_count();
-        let mut rows = stmt.query([]).map_err(|e| RunError::Sql(e.to_string()))?;
+        let mut rows = stmt
+            .query([])
+            .map_err(|e| RunError::Sql(engine::message(&e)))?;
         let mut res = Vec::new();
         loop {
             let row = match rows.next() {
@@ -157,7 +159,7 @@ pub(crate) fn run_with(
                             opts.timeout
                         )));
                     }
-                    return Err(RunError::Sql(e.to_string()));
+                    return Err(RunError::Sql(engine::message(&e)));
                 }
             };
             if res.len() >= opts.max_rows {
@@ -169,7 +171,9 @@ pub(crate) fn run_with(
             let mut cells = Vec::with_capacity(n);
             let mut real = Vec::with_capacity(n);
             for i in 0..n {
-                let v = row.get_ref(i).map_err(|e| RunError::Sql(e.to_string()))?;
+                let v = row
+                    .get_ref(i)
+                    .map_err(|e| RunError::Sql(engine::message(&e)))?;
                 real.push(matches!(v, ValueRef::Real(_)));
                 cells.push(match v {
                     ValueRef::Null => Cell::Null,
