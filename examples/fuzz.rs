@@ -6,6 +6,9 @@
 //! taken from the project's fixtures (`fuzz/mutate.rs`) and generated or mutated schemas in the
 //! three accepted forms (`fuzz/schemagen.rs`); `fuzz/entries.rs` turns each input into calls of
 //! the registry (the host boundary) and a few direct core calls, `fuzz/checks.rs` judges them.
+//! One entry per dialect other than SQLite (`fuzz/dialect_entries.rs`) sends queries written
+//! for that engine (`fuzz/dialectgen.rs`) with the dialect options, and checks their
+//! translation into SQLite (`fuzz/dialect_checks.rs`).
 //!
 //! Randomness: proptest's `TestRng` (already a dev-dependency; the ChaCha generator behind
 //! proptest's own runs, seedable from bytes). Each input gets its own stream derived from
@@ -23,6 +26,12 @@
 
 #[path = "fuzz/checks.rs"]
 mod checks;
+#[path = "fuzz/dialect_checks.rs"]
+mod dialect_checks;
+#[path = "fuzz/dialect_entries.rs"]
+mod dialect_entries;
+#[path = "fuzz/dialectgen.rs"]
+mod dialectgen;
 #[path = "fuzz/entries.rs"]
 mod entries;
 #[path = "fuzz/lexicon.rs"]
@@ -35,6 +44,8 @@ mod runner;
 mod schemagen;
 #[path = "fuzz/sqlgen.rs"]
 mod sqlgen;
+#[path = "fuzz/vocabulary.rs"]
+mod vocabulary;
 
 use std::path::PathBuf;
 use std::process::{Command, ExitCode};
@@ -59,7 +70,8 @@ pub struct Cli {
     pub out_dir: PathBuf,
 }
 
-const USAGE: &str = "usage: fuzz [--entry parse|plan|spider|schema|parseval|gmn|all] [--inputs N] \
+const USAGE: &str = "usage: fuzz [--entry parse|plan|spider|schema|parseval|gmn|postgres|mysql|duckdb|\
+snowflake|bigquery|ansi|all] [--inputs N] \
 [--parseval-inputs N] [--seed S] [--threads T] [--stack-kib K] [--only INDEX] [--slow-ms MS] [--parseval-options JSON]";
 
 fn parse_cli() -> Result<Cli, String> {
@@ -89,10 +101,14 @@ fn parse_cli() -> Result<Cli, String> {
         match flag.as_str() {
             "--entry" if value == "all" => {}
             "--entry" => {
-                if !entries::ENTRIES.contains(&value.as_str()) {
-                    return Err(format!("unknown entry '{value}'\n{USAGE}"));
+                let names: Vec<String> = value.split(',').map(str::to_string).collect();
+                if let Some(bad) = names
+                    .iter()
+                    .find(|n| !entries::ENTRIES.contains(&n.as_str()))
+                {
+                    return Err(format!("unknown entry '{bad}'\n{USAGE}"));
                 }
-                cli.entries = vec![value];
+                cli.entries = names;
             }
             "--inputs" => cli.inputs = number(&value)?,
             "--parseval-inputs" => cli.parseval_inputs = Some(number(&value)?),

@@ -8,12 +8,14 @@ extension, and how a script stops on bad input.
 - `DATA`: the shared data folder, $SQLSIM_DATA or ../shared/data beside the checkout;
   `read_jsonl(name)` reads one of its pair sets (dies naming the file when it is missing).
 - `pair_schema(row, DATA)`: the schema argument of a labeled pair (below).
-- `DIST`: the folder `make` fills ($SQLSIM_DIST when set), `require_dist()` dies unless it is
-  there; `connect_apsw()`, `connect_duckdb()`,
-  `sqlite_shell_args()` and `duckdb_shell_args()` load its files into a host. Each takes the
-  extension file as an optional argument; a missing file raises ExtensionMissing, which names the
-  path and says to run `make`, before any host sees it. Host modules (apsw, duckdb) are imported
-  when a connection is made, so that a process with only one of them can use this module.
+- `DIST`: the folder `make` fills ($SQLSIM_DIST when set; this module sets it to the checkout's
+  dist/ otherwise), `require_dist()` dies unless it is there. The extension is loaded by the
+  package python/sqlsim (put on sys.path here), which takes the files of $SQLSIM_DIST:
+  `connect_apsw()`, `connect_duckdb()`, `sqlite_shell_args()` and `duckdb_shell_args()` are
+  `sqlsim.load` and `sqlsim.extension_path` for the scripts. Each takes the extension file as an
+  optional argument; a missing file raises sqlsim.LoadError, which names the path and says to run
+  `make`, before any host sees it. Host modules (apsw, duckdb) are imported when a connection is
+  made, so that a process with only one of them can use this module.
 
 Tests and models/gmn put scripts/ on sys.path to import it, as the scripts in the folders do.
 
@@ -32,9 +34,15 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(os.environ.get("SQLSIM_DATA", ROOT.parent / "shared" / "data"))
-DIST = Path(os.environ.get("SQLSIM_DIST", ROOT / "dist"))
-SQLITE_FILE = "sqlsim.so"
-DUCKDB_FILE = "sqlsim.duckdb_extension"
+# sqlsim.extension_path() reads $SQLSIM_DIST, in this process and in the scripts it starts
+os.environ["SQLSIM_DIST"] = os.environ.get("SQLSIM_DIST") or str(ROOT / "dist")
+DIST = Path(os.environ["SQLSIM_DIST"])
+if str(ROOT / "python") not in sys.path:
+    sys.path.insert(0, str(ROOT / "python"))
+import sqlsim  # noqa: E402  (python/sqlsim: the one loader)
+
+SQLITE_FILE = sqlsim.HOSTS["sqlite"]
+DUCKDB_FILE = sqlsim.HOSTS["duckdb"]
 
 
 def die(message):
@@ -54,20 +62,6 @@ def read_jsonl(name, data=None):
 
 # ---------------------------------------------------------------- the built extension
 
-class ExtensionMissing(FileNotFoundError):
-    """The extension file to load does not exist."""
-
-
-def _checked(extension, default, suffix=None):
-    """`extension` (or DIST/`default` when None) as a string; raises ExtensionMissing when there is
-    no such file (nor, for SQLite, the path + `suffix`, which SQLite's loader tries too)."""
-    path = str(extension if extension is not None else DIST / default)
-    if os.path.isfile(path) or (suffix and os.path.isfile(path + suffix)):
-        return path
-    hint = " (or set SQLSIM_DIST to the folder that holds it)" if extension is None else ""
-    raise ExtensionMissing(f"sqlsim extension not found: {path}; build it with `make`, which fills dist/{hint}")
-
-
 def require_dist(*files):
     """Dies unless DIST holds `files` (default: both extensions), naming what is missing."""
     missing = [DIST / f for f in files or (SQLITE_FILE, DUCKDB_FILE) if not (DIST / f).is_file()]
@@ -76,34 +70,24 @@ def require_dist(*files):
 
 
 def sqlite_extension(extension=None):
-    """The SQLite extension file (default dist/sqlsim.so), checked to exist."""
-    return _checked(extension, SQLITE_FILE, ".so")
+    """The SQLite extension file (default DIST/sqlsim.so), checked to exist (sqlsim.extension_path)."""
+    return sqlsim.extension_path("sqlite", extension)
 
 
 def duckdb_extension(extension=None):
-    """The DuckDB extension file (default dist/sqlsim.duckdb_extension), checked to exist."""
-    return _checked(extension, DUCKDB_FILE)
+    """The DuckDB extension file (default DIST/sqlsim.duckdb_extension), checked to exist."""
+    return sqlsim.extension_path("duckdb", extension)
 
 
 def connect_apsw(extension=None, database=":memory:"):
-    """An apsw connection to `database` with the extension loaded."""
-    import apsw
-
-    path = sqlite_extension(extension)
-    con = apsw.Connection(database)
-    con.enable_load_extension(True)
-    con.load_extension(path)
-    return con
+    """An apsw connection to `database` with the extension loaded (sqlsim.connect_sqlite)."""
+    return sqlsim.connect_sqlite(database, extension=extension)
 
 
 def connect_duckdb(extension=None):
-    """An in-memory Python duckdb connection, unsigned extensions allowed, with the extension loaded."""
-    import duckdb
-
-    path = duckdb_extension(extension)
-    con = duckdb.connect(config={"allow_unsigned_extensions": "true"})
-    con.execute(f"LOAD '{path}'")
-    return con
+    """An in-memory Python duckdb connection, unsigned extensions allowed, with the extension loaded
+    (sqlsim.connect_duckdb)."""
+    return sqlsim.connect_duckdb(extension=extension)
 
 
 def sqlite_shell_args(extension=None):

@@ -96,11 +96,14 @@ pub struct Similarity {
     pub band: Band,
     /// Solver work the verdict spent, in Z3 resource units (option `work` bounds it).
     pub work: u64,
+    /// The leniencies that decided an equivalent verdict (empty: none did).
+    pub leniency: Vec<&'static str>,
 }
 
 impl Similarity {
     /// The JSON object `sql_similarity_components` returns; `missing` ({component: why}) only
-    /// when a default component was left out.
+    /// when a default component was left out, `leniency` (the options that decided the verdict)
+    /// only when one did.
     pub fn to_json(&self) -> Json {
         let mut components = serde_json::Map::new();
         for c in &self.components {
@@ -123,6 +126,9 @@ impl Similarity {
                 .map(|m| (m.name.to_string(), json!(m.reason)))
                 .collect();
             out["missing"] = Json::Object(missing);
+        }
+        if !self.leniency.is_empty() {
+            out["leniency"] = json!(self.leniency);
         }
         out
     }
@@ -283,6 +289,7 @@ pub fn sql_similarity(
         missing,
         band,
         work: decision.work,
+        leniency: decision.leniency.iter().map(|l| l.key()).collect(),
     })
 }
 

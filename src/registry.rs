@@ -154,6 +154,23 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
         batch: None,
     },
     ScalarFunction {
+        name: "sql_translate",
+        params: &[SQL, OPTIONS],
+        returns: SqlType::Text,
+        doc: "The query as every other function reads it: its SQLite translation from the \
+              options' dialect, the text itself for SQLite; NULL when it does not parse. See \
+              docs/functions.md#sql_translate.",
+        deterministic: true,
+        call: |a| {
+            a.only_dialect_options()?;
+            Ok(match crate::parse::translate::sqlite_text(&a.query(0)?) {
+                Ok(text) => Output::Text(text.into_owned()),
+                Err(_) => Output::Null,
+            })
+        },
+        batch: None,
+    },
+    ScalarFunction {
         name: "sql_parse_error",
         params: &[SQL, OPTIONS],
         returns: SqlType::Text,

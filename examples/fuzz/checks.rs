@@ -4,6 +4,7 @@
 //! malformed JSON result, a broken identity (`f(a, a) = 1`), or a budget reason that names the
 //! wall-clock safety cap is a problem.
 
+use crate::dialect_checks;
 use crate::entries::{Arg, Call, Expect};
 use sqlsim::registry::{self, Host, Output, Value};
 use sqlsim::Error;
@@ -33,7 +34,7 @@ fn take_panic_location() -> String {
         .map_or_else(String::new, |l| format!(" [at {l}]"))
 }
 
-fn value(arg: &Arg) -> Value<'_> {
+pub fn value(arg: &Arg) -> Value<'_> {
     match arg {
         Arg::Null => Value::Null,
         Arg::Text(s) => Value::Text(s),
@@ -70,23 +71,42 @@ fn render(rows: &[Vec<Output>]) -> String {
     }
 }
 
+/// The rows of a call of the registry function `function` (None: no such function).
+pub fn invoke(function: &str, values: &[Value<'_>]) -> Option<Result<Vec<Vec<Output>>, Error>> {
+    if let Some(f) = registry::scalar(function) {
+        Some(f.invoke(values, Host::Native).map(|o| vec![vec![o]]))
+    } else {
+        registry::table(function).map(|f| f.invoke(values, Host::Native))
+    }
+}
+
 /// Runs `call`; `Ok(result rendered)`, or `Err(problem)` when it misbehaved.
 pub fn run_call(call: &Call) -> Result<String, String> {
+    if call.function == "core:translate" {
+        return dialect_checks::translation(call);
+    }
     if call.function.starts_with("core:") {
         return run_core(call);
     }
     let values: Vec<Value<'_>> = call.args.iter().map(value).collect();
-    let result = if let Some(f) = registry::scalar(call.function) {
-        f.invoke(&values, Host::Native).map(|o| vec![vec![o]])
-    } else if let Some(f) = registry::table(call.function) {
-        f.invoke(&values, Host::Native)
-    } else {
+    let Some(result) = invoke(call.function, &values) else {
         return Err(format!("no function {}", call.function));
     };
+    match call.expect {
+        Expect::Error => return dialect_checks::expected_error(call, &result),
+        Expect::SameWithoutOptions => dialect_checks::same_without_options(call, &result)?,
+        _ => {}
+    }
     let rows = match result {
         Ok(rows) => rows,
         Err(Error::Internal(m)) => {
             return Err(format!("internal error: {m}{}", take_panic_location()))
+        }
+        Err(Error::Argument { function, .. }) if function != call.function => {
+            return Err(format!(
+                "an argument error of {} names {function}()",
+                call.function
+            ))
         }
         Err(e) => return Ok(format!("error: {e}")),
     };
@@ -223,11 +243,14 @@ fn check_identity(call: &Call, rows: &[Vec<Output>]) -> Result<(), String> {
         return Ok(());
     };
     let a = arg_text(call, 0).unwrap_or_default();
+    let options = dialect_checks::first_query_options(call);
+    let options = options.as_deref().map_or(Value::Null, Value::Text);
     let clean = if call.function == "relpm" {
         let schema = call.args.get(2).map_or(Value::Null, value);
-        registry::call_scalar("sql_plan_error", &[Value::Text(a), schema]) == Ok(Output::Null)
+        registry::call_scalar("sql_plan_error", &[Value::Text(a), schema, options])
+            == Ok(Output::Null)
     } else {
-        registry::call_scalar("sql_parse_error", &[Value::Text(a)]) == Ok(Output::Null)
+        registry::call_scalar("sql_parse_error", &[Value::Text(a), options]) == Ok(Output::Null)
     };
     if clean && *x != 1.0 {
         return Err(format!("{}(a, a) = {x}, not 1", call.function));
@@ -299,6 +322,8 @@ pub fn fixture_row(entry: &str, call: &Call) -> String {
         match call.expect {
             Expect::Any => "any".into(),
             Expect::OneWhenClean => "one".into(),
+            Expect::Error => "error".into(),
+            Expect::SameWithoutOptions => "same".into(),
         },
     ];
     for a in &call.args {

@@ -9,7 +9,20 @@ use proptest::prelude::RngExt;
 use proptest::test_runner::TestRng;
 
 /// The entry points, in the order `--entry all` runs them.
-pub const ENTRIES: &[&str] = &["parse", "plan", "spider", "schema", "parseval", "gmn"];
+pub const ENTRIES: &[&str] = &[
+    "parse",
+    "plan",
+    "spider",
+    "schema",
+    "parseval",
+    "gmn",
+    "postgres",
+    "mysql",
+    "duckdb",
+    "snowflake",
+    "bigquery",
+    "ansi",
+];
 
 /// One argument of a call.
 #[derive(Debug, Clone, PartialEq)]
@@ -20,11 +33,15 @@ pub enum Arg {
 }
 
 /// What a call's result must satisfy beyond the generic checks (no internal error, scores in
-/// range): `OneWhenClean` asks for exactly 1.0 when the first argument parses and plans.
+/// range): `OneWhenClean` asks for exactly 1.0 when the first argument parses and plans (in the
+/// dialect its options name), `Error` for an error naming the function and its `options`
+/// argument, `SameWithoutOptions` for the result of the same call with NULL options.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Expect {
     Any,
     OneWhenClean,
+    Error,
+    SameWithoutOptions,
 }
 
 /// One call of a registry function (or of a core function, named `core:...`).
@@ -36,7 +53,7 @@ pub struct Call {
 }
 
 impl Call {
-    fn new(function: &'static str, args: Vec<Arg>) -> Call {
+    pub fn new(function: &'static str, args: Vec<Arg>) -> Call {
         Call {
             function,
             args,
@@ -44,7 +61,7 @@ impl Call {
         }
     }
 
-    fn identity(function: &'static str, args: Vec<Arg>) -> Call {
+    pub fn identity(function: &'static str, args: Vec<Arg>) -> Call {
         Call {
             function,
             args,
@@ -60,16 +77,16 @@ pub struct Context {
     pub parseval_options: String,
 }
 
-fn text(s: impl Into<String>) -> Arg {
+pub fn text(s: impl Into<String>) -> Arg {
     Arg::Text(s.into())
 }
 
-fn schema_arg(s: &Option<String>) -> Arg {
+pub fn schema_arg(s: &Option<String>) -> Arg {
     s.as_ref().map_or(Arg::Null, |s| Arg::Text(s.clone()))
 }
 
 /// Weights (alpha, beta) of the partial-matching scores: usually absent, sometimes odd.
-fn weight(rng: &mut TestRng) -> Arg {
+pub fn weight(rng: &mut TestRng) -> Arg {
     match rng.random_range(0..12) {
         0 => Arg::Real(0.0),
         1 => Arg::Real(1.0),
@@ -84,7 +101,7 @@ fn weight(rng: &mut TestRng) -> Arg {
 }
 
 /// A query: generated over `vocab`, or a corpus query, possibly mutated.
-fn query(rng: &mut TestRng, ctx: &Context, vocab: &Vocabulary, style: Style) -> String {
+pub fn query(rng: &mut TestRng, ctx: &Context, vocab: &Vocabulary, style: Style) -> String {
     match rng.random_range(0..10) {
         0..=4 => SqlGen::new(rng, vocab, style).query_text(),
         5..=7 => {
@@ -102,7 +119,13 @@ fn query(rng: &mut TestRng, ctx: &Context, vocab: &Vocabulary, style: Style) -> 
 }
 
 /// A second query related to `a`: itself, a mutation, a semantic edit, or an unrelated one.
-fn partner(rng: &mut TestRng, ctx: &Context, vocab: &Vocabulary, style: Style, a: &str) -> String {
+pub fn partner(
+    rng: &mut TestRng,
+    ctx: &Context,
+    vocab: &Vocabulary,
+    style: Style,
+    a: &str,
+) -> String {
     match rng.random_range(0..10) {
         0 => a.to_string(),
         1..=3 => {
@@ -115,7 +138,7 @@ fn partner(rng: &mut TestRng, ctx: &Context, vocab: &Vocabulary, style: Style, a
 }
 
 /// A random vocabulary: concert_singer's names, a generated schema's, or a corpus Spider entry's.
-fn any_vocabulary(rng: &mut TestRng, ctx: &Context) -> Vocabulary {
+pub fn any_vocabulary(rng: &mut TestRng, ctx: &Context) -> Vocabulary {
     match rng.random_range(0..3) {
         0 => Vocabulary::concert_singer(),
         1 => GenSchema::generate(rng, 4, true).vocabulary(),
@@ -131,7 +154,7 @@ fn spider_entry(rng: &mut TestRng, ctx: &Context) -> Option<String> {
 
 /// A schema argument and the vocabulary of queries over it: none, a fixture schema, or a
 /// generated one in any of the three forms.
-fn schema_and_vocabulary(
+pub fn schema_and_vocabulary(
     rng: &mut TestRng,
     ctx: &Context,
     none_share: f64,
@@ -173,7 +196,7 @@ pub fn generate(entry: &str, rng: &mut TestRng, ctx: &Context) -> Vec<Call> {
         "schema" => schema_input(rng, ctx),
         "parseval" => parseval_input(rng, ctx),
         "gmn" => gmn_input(rng, ctx),
-        _ => Vec::new(),
+        dialect => crate::dialect_entries::dialect_input(dialect, rng, ctx),
     }
 }
 

@@ -4,44 +4,11 @@
 //! quirks. Column references follow the tables in scope (so most queries over a known schema can
 //! be planned), with a small share of unknown names and odd spellings.
 
+use crate::dialectgen;
 use crate::lexicon::{self, AGGREGATES, ARITHMETIC, COMPARISONS, FUNCTIONS, TYPES, UNICODE_WORDS};
+pub use crate::vocabulary::Vocabulary;
 use proptest::prelude::RngExt;
 use proptest::test_runner::TestRng;
-
-/// The names a generated query draws on: tables with their columns.
-#[derive(Debug, Clone, Default)]
-pub struct Vocabulary {
-    pub tables: Vec<(String, Vec<String>)>,
-}
-
-impl Vocabulary {
-    /// A fixed vocabulary shaped like Spider's concert_singer (used when no schema is given).
-    pub fn concert_singer() -> Self {
-        let table = |name: &str, cols: &[&str]| {
-            (
-                name.to_string(),
-                cols.iter().map(|c| c.to_string()).collect(),
-            )
-        };
-        Vocabulary {
-            tables: vec![
-                table(
-                    "stadium",
-                    &["stadium_id", "location", "name", "capacity", "average"],
-                ),
-                table(
-                    "singer",
-                    &["singer_id", "name", "country", "age", "is_male"],
-                ),
-                table(
-                    "concert",
-                    &["concert_id", "concert_name", "stadium_id", "year"],
-                ),
-                table("singer_in_concert", &["concert_id", "singer_id"]),
-            ],
-        }
-    }
-}
 
 /// How adventurous the generator is.
 #[derive(Debug, Clone, Copy)]
@@ -88,6 +55,8 @@ pub struct SqlGen<'a> {
     style: Style,
     scopes: Vec<Vec<InScope>>,
     depth: usize,
+    /// Another engine's dialect whose constructs are mixed in (`fuzz/dialectgen.rs`).
+    dialect: Option<&'static str>,
 }
 
 impl<'a> SqlGen<'a> {
@@ -98,14 +67,23 @@ impl<'a> SqlGen<'a> {
             style,
             scopes: Vec::new(),
             depth: 0,
+            dialect: None,
         }
     }
 
-    fn chance(&mut self, p: f64) -> bool {
+    /// The generator with `dialect`'s constructs mixed in.
+    pub fn in_dialect(self, dialect: &'static str) -> Self {
+        SqlGen {
+            dialect: Some(dialect),
+            ..self
+        }
+    }
+
+    pub fn chance(&mut self, p: f64) -> bool {
         self.rng.random_bool(p.clamp(0.0, 1.0))
     }
 
-    fn below(&mut self, n: usize) -> usize {
+    pub fn below(&mut self, n: usize) -> usize {
         if n == 0 {
             0
         } else {
@@ -195,7 +173,10 @@ impl<'a> SqlGen<'a> {
         }
         out.push_str(&self.select_core());
         while self.depth < self.style.max_depth && self.chance(0.12) {
-            let op = ["UNION", "UNION ALL", "INTERSECT", "EXCEPT"][self.below(4)];
+            let op = match self.dialect.is_some() && self.chance(0.2) {
+                true => dialectgen::set_operation(self),
+                false => ["UNION", "UNION ALL", "INTERSECT", "EXCEPT"][self.below(4)],
+            };
             let op = self.keyword(op);
             // the right-hand side sees the same outer scopes as the left-hand side
             let left_scope = self.scopes.pop();
@@ -210,7 +191,9 @@ impl<'a> SqlGen<'a> {
             let keys: Vec<String> = (0..n).map(|_| self.order_key()).collect();
             out.push_str(&keys.join(", "));
         }
-        if self.chance(0.25) {
+        if self.dialect.is_some() && self.chance(0.15) {
+            out.push_str(&dialectgen::limit(self));
+        } else if self.chance(0.25) {
             out.push_str(&format!(" {} {}", self.keyword("LIMIT"), self.small_int()));
             if self.chance(0.2) {
                 out.push_str(&format!(" {} {}", self.keyword("OFFSET"), self.small_int()));
@@ -251,6 +234,9 @@ impl<'a> SqlGen<'a> {
         let mut out = self.keyword("SELECT");
         if self.chance(0.15) {
             out.push_str(&format!(" {}", self.keyword("DISTINCT")));
+        }
+        if self.dialect.is_some() && self.chance(0.04) {
+            out.push_str(&dialectgen::select_modifier(self));
         }
         out.push_str(self.gap());
         let items = 1 + self.below(3);
@@ -301,6 +287,9 @@ impl<'a> SqlGen<'a> {
                     self.keyword("HAVING")
                 ));
             }
+        }
+        if self.dialect.is_some() && self.chance(0.06) {
+            out.push_str(&dialectgen::qualify(self));
         }
         out
     }
@@ -384,7 +373,7 @@ impl<'a> SqlGen<'a> {
     }
 
     /// A column reference from the innermost scope (sometimes an outer one, or an unknown name).
-    fn column(&mut self) -> String {
+    pub fn column(&mut self) -> String {
         let level = match self.scopes.len() {
             0 => None,
             n if n > 1 && self.chance(0.1) => Some(self.below(n)),
@@ -412,6 +401,9 @@ impl<'a> SqlGen<'a> {
 
     /// `name` as written in SQL: plain, or with a quoting quirk, a long or unicode variant.
     pub fn identifier(&mut self, name: &str) -> String {
+        if self.dialect.is_some() && self.chance(0.04) {
+            return dialectgen::quote(self, name);
+        }
         if !self.odd() {
             return if self.chance(0.2) {
                 name.to_uppercase()
@@ -444,6 +436,9 @@ impl<'a> SqlGen<'a> {
         } else {
             self.below(14)
         } {
+            _ if self.dialect.is_some() && !deep_enough && self.chance(0.25) => {
+                dialectgen::condition(self)
+            }
             0 | 1 => {
                 let (l, op, r) = (
                     self.column(),
@@ -522,6 +517,10 @@ impl<'a> SqlGen<'a> {
             (false, false) => 12,
         };
         let out = match self.below(kinds) {
+            _ if self.dialect.is_some() && !deep_enough && self.chance(0.3) => {
+                let dialect = self.dialect.unwrap_or_default();
+                dialectgen::expr(self, dialect)
+            }
             0 => self.column(),
             1 => self.literal(),
             3 if self.style.plain => format!("{}({})", self.aggregate(), self.column()),

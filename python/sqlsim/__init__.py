@@ -9,6 +9,9 @@ The wheel carries both compiled extensions (SQLite's ``sqlsim.so``, DuckDB's
     con.execute("SELECT sql_similarity('SELECT 1', 'SELECT 2')")
 
     con = sqlsim.connect_duckdb()          # DuckDB with unsigned extensions allowed, sqlsim loaded
+
+In a source checkout the package has no lib/: set $SQLSIM_DIST to the folder `make` fills (dist/)
+and the files are taken from there instead, or pass the file itself (``load(con, extension=...)``).
 """
 
 from __future__ import annotations
@@ -44,14 +47,32 @@ class LoadError(RuntimeError):
     """The extension cannot be loaded into this connection; the message says what to do instead."""
 
 
-def extension_path(host: str = "sqlite") -> str:
-    """The absolute path of the extension file for ``host``: "sqlite" or "duckdb"."""
+def extension_path(host: str = "sqlite", extension: str | os.PathLike | None = None) -> str:
+    """The absolute path of the extension file for ``host`` ("sqlite" or "duckdb"): ``extension``
+    when given, else the host's file in $SQLSIM_DIST when that is set (a source build's dist/), else
+    the installed package's in lib/. Raises LoadError naming the path when there is no such file."""
     if host not in HOSTS:
         raise ValueError(f"sqlsim.extension_path: host must be 'sqlite' or 'duckdb', got {host!r}")
+    if extension is not None:
+        path = os.path.abspath(os.fspath(extension))
+        # SQLite's loader also tries the name with ".so" appended
+        if os.path.isfile(path) or (host == "sqlite" and os.path.isfile(path + ".so")):
+            return path
+        raise LoadError(f"sqlsim.extension_path: argument 'extension': no such file {path}; "
+                        "build the extension with `make`, which fills dist/")
+    dist = os.environ.get("SQLSIM_DIST")
+    if dist:
+        path = Path(os.path.abspath(dist)) / HOSTS[host]
+        if not path.is_file():
+            raise LoadError(f"sqlsim.extension_path: {path} is missing ($SQLSIM_DIST is {dist}); build the "
+                            "extension with `make`, which fills dist/, or unset SQLSIM_DIST to use the installed "
+                            "package's")
+        return str(path)
     path = LIB_DIR / HOSTS[host]
     if not path.is_file():
         raise LoadError(f"sqlsim.extension_path: {path} is missing; this sqlsim installation is incomplete "
-                        "(reinstall the wheel, or build it with `make wheel`)")
+                        "(reinstall the wheel, or build it with `make wheel`; in a source checkout run `make` "
+                        "and set SQLSIM_DIST to its dist/ folder)")
     return str(path)
 
 
@@ -85,9 +106,11 @@ def _duckdb_allows_unsigned(con) -> bool:
     return value is True or str(value).lower() == "true"
 
 
-def load(con):
+def load(con, extension: str | os.PathLike | None = None):
     """Loads sqlsim into an apsw, sqlite3 or duckdb connection and returns the connection.
 
+    ``extension``: the extension file to load (e.g. another build's); by default
+    :func:`extension_path`'s ($SQLSIM_DIST's file when set, else the installed package's).
     DuckDB connections must be opened with ``config={"allow_unsigned_extensions": "true"}``
     (or use :func:`connect_duckdb`), since the extension is not signed by DuckDB Labs.
     """
@@ -98,9 +121,9 @@ def load(con):
                 "sqlsim.load: this DuckDB connection refuses unsigned extensions, and sqlsim is not signed by "
                 "DuckDB Labs. Open it with duckdb.connect(path, config={'allow_unsigned_extensions': 'true'}) "
                 "or use sqlsim.connect_duckdb(path); the setting cannot be changed on an open connection.")
-        con.execute("LOAD " + sql_string(extension_path("duckdb")))
+        con.execute("LOAD " + sql_string(extension_path("duckdb", extension)))
         return con
-    path = extension_path("sqlite")
+    path = extension_path("sqlite", extension)
     if kind == "sqlite3" and not hasattr(con, "enable_load_extension"):
         raise LoadError(_NO_SQLITE3_EXTENSIONS)
     con.enable_load_extension(True)
@@ -113,8 +136,8 @@ def load(con):
 
 def duckdb_extension(explicit: str | None = None) -> str:
     """The DuckDB extension file for workers outside a user's connection (sqlsim.ray, sqlsim.reward):
-    ``explicit`` when given, else $SQLSIM_DUCKDB_EXTENSION (a source build's dist/), else the
-    installed package's."""
+    ``explicit`` when given, else $SQLSIM_DUCKDB_EXTENSION, else :func:`extension_path`'s
+    ($SQLSIM_DIST's file when set, else the installed package's)."""
     return str(explicit) if explicit else os.environ.get("SQLSIM_DUCKDB_EXTENSION") or extension_path("duckdb")
 
 
@@ -131,8 +154,9 @@ def open_duckdb(extension: str | None = None, threads: int | None = None):
     return con
 
 
-def connect_duckdb(database: str = ":memory:", read_only: bool = False, config: dict | None = None):
-    """A DuckDB connection with unsigned extensions allowed and sqlsim loaded.
+def connect_duckdb(database: str = ":memory:", read_only: bool = False, config: dict | None = None,
+                   extension: str | os.PathLike | None = None):
+    """A DuckDB connection with unsigned extensions allowed and sqlsim loaded (``extension`` as in :func:`load`).
 
     ``config`` is passed on to ``duckdb.connect`` with ``allow_unsigned_extensions`` added.
     """
@@ -142,15 +166,16 @@ def connect_duckdb(database: str = ":memory:", read_only: bool = False, config: 
         raise LoadError("sqlsim.connect_duckdb: the duckdb package is not installed (`pip install duckdb`)") from e
     settings = dict(config or {})
     settings["allow_unsigned_extensions"] = "true"
-    return load(duckdb.connect(database, read_only=read_only, config=settings))
+    return load(duckdb.connect(database, read_only=read_only, config=settings), extension)
 
 
-def connect_sqlite(database: str = ":memory:"):
-    """An apsw connection with sqlsim loaded (apsw's bundled SQLite always allows extensions)."""
+def connect_sqlite(database: str = ":memory:", extension: str | os.PathLike | None = None):
+    """An apsw connection with sqlsim loaded (apsw's bundled SQLite always allows extensions;
+    ``extension`` as in :func:`load`)."""
     try:
         import apsw
     except ImportError as e:
         raise LoadError("sqlsim.connect_sqlite: the apsw package is not installed (`pip install apsw`; "
                         "or use sqlite3.connect(...) with sqlsim.load where it allows extensions)") from e
-    return load(apsw.Connection(database))
+    return load(apsw.Connection(database), extension)
 

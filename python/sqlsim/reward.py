@@ -27,13 +27,10 @@ What a call does:
    =============  ==========================================================================
    mode           reward
    =============  ==========================================================================
-   "similarity"   (default) ``sql_similarity``: in [0.5, 1] when no generated database tells
-                  the queries apart, [0, 0.25] when one does on ordinary data (or the
-                  prediction fails to run), [0.1, 0.45] when it takes NULLs or empty input
-                  (or only LIMIT tie-breaking tells them apart), [0.25, 0.45] when only
-                  NULLs tell them apart (``sql_similarity``'s test-suite semantics),
-                  [0.05, 0.95] when ParSEval gives no verdict; placed in its band by the
-                  structural similarity (the two GMN scores).
+   "similarity"   (default) ``sql_similarity``: the verdict and its evidence pick a band
+                  (0.5 and above when no generated database tells the queries apart; every
+                  band in docs/functions.md#sql_similarity-bands), and the structural
+                  similarity (the two GMN scores) places the rollout within it.
    "binary"       1.0 when ``sql_equivalent`` is 1, else 0.0 (undecided counts as 0.0).
    "verdict"      1.0 when equivalent, 0.0 when a counterexample exists, and
                   ``sql_similarity`` when undecided.

@@ -1,5 +1,5 @@
 """ROC AUC with a bootstrap confidence interval, ROC curves and their plot (numpy; matplotlib for the
-PNG). Used by `sqlsim roc` and by the repository's scripts/eval.py (`make eval`): one implementation.
+PNG). Used by `sqlsim roc` and by the repository's scripts/eval/eval.py (`make eval`): one implementation.
 
 - AUC is the Mann-Whitney statistic: the share of (positive, negative) pairs the score orders
   correctly, ties counting one half.

@@ -45,6 +45,11 @@ ast_ted, sql_equivalent, relpm and gmn_similarity, `--repeats` (default 10) fres
 processes that LOAD, `SET threads=N` and score the 2,000 rows of range(2000); it counts the
 processes that die.
 
+The families `dialects` and `dialects-equivalence` call every function that reads SQL (but the Spider
+ones, which read SQLite only) with the dialect options on queries written for each dialect: row i's
+gold for PostgreSQL, MySQL, ... in turn, its pred for the same or another dialect, the options naming
+one dialect, both, or none.
+
 `--short` is the CI version: every host and family once at threads 1, 3 (not the core count of
 CI's 2-core machines) and 16, on a quarter of the rows (still one DuckDB chunk scored in parallel).
 """
@@ -133,6 +138,48 @@ PRED_SHAPES = (
     "SELECT nope FROM t WHERE x = {i}",
 )
 
+# The dialect families: row i's gold is written for QUERY_DIALECTS[i % 7] and its pred for
+# QUERY_DIALECTS[i % 11 % 7] (each shape lines up with its dialect), and the rows carry the options
+# `one` (`{"dialect": D}` of the gold, NULL every 13th row) and `pair` (the pair's dialects as
+# `dialect`, as `gold_dialect` + `pred_dialect`, or as `dialect` + `pred_dialect`, in turn), so that
+# every dialect and every pair of dialects is scored on every host and thread setting.
+QUERY_DIALECTS = ("sqlite", "postgres", "mysql", "duckdb", "snowflake", "bigquery", "ansi")
+DIALECT_GOLD_SHAPES = (
+    "SELECT a, b FROM t WHERE x = {i} ORDER BY b LIMIT 3",
+    "SELECT a::FLOAT / x, EXTRACT(YEAR FROM CAST(b AS DATE)) FROM t WHERE b ILIKE 'n{i}%' ORDER BY a",
+    "SELECT `a` DIV 2, CONCAT(b, 'x') FROM t WHERE x <=> {i} AND b = 'N{i}' LIMIT 2, 5",
+    "SELECT a, b FROM t WHERE x > {i} QUALIFY ROW_NUMBER() OVER (PARTITION BY a ORDER BY x) = 1",
+    "SELECT TOP 5 IFF(x > {i}, a, NULL), NVL(b, 'none') FROM t ORDER BY x",
+    "SELECT SAFE_DIVIDE(a, x), COUNTIF(x > {i}) FROM `proj.ds.t` GROUP BY a, x",
+    "SELECT a FROM t WHERE x = {i} ORDER BY a FETCH FIRST 3 ROWS ONLY",
+)
+DIALECT_PRED_SHAPES = (
+    "SELECT a, b FROM t WHERE x = {i}",
+    "SELECT CAST(a AS REAL) / x, date_part('year', b::DATE) FROM t WHERE b ILIKE 'n{i}%'",
+    "SELECT a DIV 2, b || 'x' FROM t WHERE x = {i} LIMIT 5 OFFSET 2",
+    "SELECT a // 2, STRING_AGG(b, ',') FROM t WHERE x > {i} GROUP BY a",
+    "SELECT IFF(x > {i}, a, NULL) FROM t ORDER BY x LIMIT 5",
+    "SELECT `a` FROM `proj.ds.t` WHERE x = {i}",
+    "SELECT a FROM t WHERE x = {i} OFFSET 1 ROWS FETCH NEXT 2 ROWS ONLY",
+    None,
+    "SELECT a FROM t WHERE x = {i} AND b ~ 'unterminated",
+    "SELECT DATE_FORMAT(b, '%Y'), YEAR(b) FROM t WHERE x = {i}",
+    "SELECT strftime(b::DATE, '%Y'), x FROM t WHERE x = {i}",
+)
+
+
+def one_options(i):
+    """Row i's options of one query: its gold's dialect."""
+    return None if i % 13 == 0 else json.dumps({"dialect": QUERY_DIALECTS[i % 7]})
+
+
+def pair_options(i):
+    """Row i's options of a pair: the dialects of its gold and its pred."""
+    gold, pred = QUERY_DIALECTS[i % 7], QUERY_DIALECTS[i % 11 % 7]
+    return json.dumps([{"dialect": gold}, {"gold_dialect": gold, "pred_dialect": pred},
+                       {"dialect": gold, "pred_dialect": pred}][i % 3])
+
+
 # One SQL expression per scalar function over the columns i, gold, pred of the rows; {schema},
 # {db} and {tables_schema} are replaced by SQL literals.
 SCALAR_CALLS = {
@@ -143,6 +190,7 @@ SCALAR_CALLS = {
     "astpm": "astpm(gold, pred)",
     "sql_ast": "sql_ast(pred)",
     "sql_parse_error": "sql_parse_error(pred)",
+    "sql_translate": "sql_translate(pred)",
     "relpm": "relpm(gold, pred, {schema})",
     "gmn_similarity": "gmn_similarity(gold, pred, {schema})",
     "hybrid_gmn_similarity": "hybrid_gmn_similarity(gold, pred, {schema})",
@@ -160,6 +208,30 @@ SCALAR_CALLS = {
     "sql_equivalent_reason": "sql_equivalent_reason(gold, pred, NULL)",
     "sqlsim_version": "sqlsim_version()",
     "sqlsim_debug": "sqlsim_debug()",
+}
+
+# The dialect families' calls: SCALAR_CALLS with the rows' options (the Spider functions read SQLite
+# only, bird_ves's options are its own).
+DIALECT_CALLS = {
+    "sql_similarity": "sql_similarity(gold, pred, {schema}, pair)",
+    "sql_similarity_components": "sql_similarity_components(gold, pred, {schema}, pair)",
+    "ast_ted": "ast_ted(gold, pred, pair)",
+    "ast_ted_distance": "ast_ted_distance(gold, pred, pair)",
+    "astpm": "astpm(gold, pred, NULL, NULL, pair)",
+    "sql_ast": "sql_ast(gold, one)",
+    "sql_parse_error": "sql_parse_error(pred, one)",
+    "sql_translate": "sql_translate(gold, one)",
+    "relpm": "relpm(gold, pred, {schema}, NULL, NULL, pair)",
+    "gmn_similarity": "gmn_similarity(gold, pred, {schema}, pair)",
+    "hybrid_gmn_similarity": "hybrid_gmn_similarity(gold, pred, {schema}, pair)",
+    "sql_graph": "sql_graph(gold, pred, {schema}, 'hybrid', pair)",
+    "sql_plan": "sql_plan(gold, {schema}, one)",
+    "sql_plan_error": "sql_plan_error(pred, NULL, one)",
+    "exec_match": "exec_match({db}, gold, pred, pair)",
+    "exec_match_reason": "exec_match_reason({db}, gold, pred, pair)",
+    "bird_soft_f1": "bird_soft_f1({db}, gold, pred, pair)",
+    "sql_equivalent": "sql_equivalent(gold, pred, {schema}, pair)",
+    "sql_equivalent_reason": "sql_equivalent_reason(gold, pred, {schema}, pair)",
 }
 
 # Table functions called once per row: the row columns they take, then the schema (optional, named
@@ -189,6 +261,7 @@ class Family:
     functions: tuple
     rows: int
     table_rows: int
+    dialects: bool = False
 
 
 FAMILIES = (
@@ -201,7 +274,13 @@ FAMILIES = (
                            "parseval_generate"), 500, 50),
     Family("similarity", ("sql_similarity", "sql_similarity_components"), 500, 0),
     Family("exec", ("exec_match", "exec_match_reason", "bird_soft_f1", "bird_ves"), 2000, 0),
-    Family("meta", ("sql_parse_error", "sqlsim_version", "sqlsim_debug", "sqlsim_functions"), 2000, 0),
+    Family("meta", ("sql_parse_error", "sql_translate", "sqlsim_version", "sqlsim_debug", "sqlsim_functions"), 2000, 0),
+    Family("dialects", ("ast_ted", "ast_ted_distance", "astpm", "sql_ast", "sql_parse_error", "sql_translate", "relpm",
+                        "sql_plan", "sql_plan_error", "sql_graph", "gmn_similarity", "hybrid_gmn_similarity",
+                        "exec_match", "exec_match_reason", "bird_soft_f1", "sql_ast_nodes"), 2000, 200, True),
+    Family("dialects-equivalence", ("sql_equivalent", "sql_equivalent_reason", "sql_similarity",
+                                    "sql_similarity_components", "sql_counterexample", "parseval_generate"),
+           300, 30, True),
 )
 
 
@@ -226,9 +305,21 @@ def query_text_sql(shapes):
     return f"CASE i % {len(shapes)} {arms} END"
 
 
-def rows_cte(dialect, rows, part, parts):
-    """`WITH ...` defining `src(i, gold, pred)`: rows 0..rows-1 whose i % parts == part."""
-    columns = f"i, {query_text_sql(GOLD_SHAPES)} AS gold, {query_text_sql(PRED_SHAPES)} AS pred"
+def periodic_sql(f, period):
+    """The SQL CASE expression computing f(i) from the column i, for f(i) = f(i % period)."""
+    arms = " ".join(f"WHEN {k} THEN {sql_literal(f(k))}" for k in range(period))
+    return f"CASE i % {period} {arms} END"
+
+
+def rows_cte(dialect, rows, part, parts, dialects=False):
+    """`WITH ...` defining `src(i, gold, pred)`: rows 0..rows-1 whose i % parts == part; with
+    `dialects`, the dialect families' shapes and the options columns `one` and `pair`."""
+    if dialects:
+        columns = (f"i, {query_text_sql(DIALECT_GOLD_SHAPES)} AS gold, "
+                   f"{query_text_sql(DIALECT_PRED_SHAPES)} AS pred, "
+                   f"{periodic_sql(one_options, 7 * 13)} AS one, {periodic_sql(pair_options, 3 * 7 * 11)} AS pair")
+    else:
+        columns = f"i, {query_text_sql(GOLD_SHAPES)} AS gold, {query_text_sql(PRED_SHAPES)} AS pred"
     share = f" WHERE i % {parts} = {part}" if parts > 1 else ""
     if dialect == "duckdb":
         return f"WITH src AS (SELECT {columns} FROM range({rows}) r(i){share})"
@@ -236,32 +327,43 @@ def rows_cte(dialect, rows, part, parts):
             f"src AS (SELECT {columns} FROM r{share})")
 
 
-def per_row_table_statements(dialect, function, rows, part, parts, schema):
+def per_row_table_statements(dialect, function, rows, part, parts, schema, dialects=False):
+    """Statements calling a table function once per row (the dialect families add the options: `one`
+    for a function of one query, `pair` for a pair)."""
     columns, takes_schema = PER_ROW_TABLE_CALLS[function]
+    options = ("one" if len(columns) == 1 else "pair") if dialects else None
     if dialect == "sqlite":
-        args = [f"src.{c}" for c in columns] + ([schema] if takes_schema else [])
-        return [f"{rows_cte(dialect, rows, part, parts)} SELECT count(*) FROM src, {function}({', '.join(args)})"]
+        args = ([f"src.{c}" for c in columns] + ([schema] if takes_schema else [])
+                + ([f"src.{options}"] if options else []))
+        return [f"{rows_cte(dialect, rows, part, parts, dialects)} SELECT count(*) FROM src, "
+                f"{function}({', '.join(args)})"]
+    shapes = (DIALECT_GOLD_SHAPES, DIALECT_PRED_SHAPES) if dialects else (GOLD_SHAPES, PRED_SHAPES)
     statements = []
     for i in range(part, rows, parts):
-        texts = {"gold": query_text(GOLD_SHAPES, i), "pred": query_text(PRED_SHAPES, i)}
-        args = [sql_literal(texts[c]) for c in columns] + ([f"schema := {schema}"] if takes_schema else [])
+        texts = {"gold": query_text(shapes[0], i), "pred": query_text(shapes[1], i),
+                 "one": one_options(i), "pair": pair_options(i)}
+        args = ([sql_literal(texts[c]) for c in columns] + ([f"schema := {schema}"] if takes_schema else [])
+                + ([f"options := {sql_literal(texts[options])}"] if options else []))
         statements.append(f"SELECT count(*) FROM {function}({', '.join(args)})")
     return statements
 
 
-def workload(dialect, functions, rows, table_rows, fixtures, part=0, parts=1):
-    """The SQL statements of one process (or of one connection's share when parts > 1)."""
+def workload(dialect, functions, rows, table_rows, fixtures, part=0, parts=1, dialects=False):
+    """The SQL statements of one process (or of one connection's share when parts > 1); `dialects`:
+    a dialect family's (DIALECT_CALLS on the dialect shapes)."""
     literals = {"schema": sql_literal(SCHEMA_DDL), "db": sql_literal(fixtures["db"]),
                 "tables": sql_literal(fixtures["tables"]),
                 "tables_schema": sql_literal(json.dumps(SPIDER_TABLES[0]))}
-    scalars = [SCALAR_CALLS[f].format(**literals) for f in functions if f in SCALAR_CALLS]
+    calls = DIALECT_CALLS if dialects else SCALAR_CALLS
+    scalars = [calls[f].format(**literals) for f in functions if f in calls]
     statements = []
     if scalars:
         counts = ", ".join(f"count({e})" for e in scalars)
-        statements.append(f"{rows_cte(dialect, rows, part, parts)} SELECT count(*), {counts} FROM src")
+        statements.append(f"{rows_cte(dialect, rows, part, parts, dialects)} SELECT count(*), {counts} FROM src")
     for f in functions:
         if f in PER_ROW_TABLE_CALLS and table_rows:
-            statements += per_row_table_statements(dialect, f, table_rows, part, parts, literals["schema"])
+            statements += per_row_table_statements(dialect, f, table_rows, part, parts, literals["schema"],
+                                                   dialects)
         if f in CONSTANT_TABLE_CALLS:
             cte = rows_cte(dialect, min(rows, CONSTANT_CALL_ROWS), part, parts)
             statements.append(CONSTANT_TABLE_CALLS[f].format(rows_cte=cte, tables=literals["tables"]))
@@ -348,11 +450,12 @@ class Outcome:
     stderr: str
 
 
-def process_command(cell, functions, rows, table_rows, extensions, fixtures, workdir):
+def process_command(cell, functions, rows, table_rows, dialects, extensions, fixtures, workdir):
     """The command line and stdin of one fresh process for `cell`."""
     if cell.host in ("duckdb-cli", "sqlite3-shell"):
         dialect = "sqlite" if cell.host == "sqlite3-shell" else "duckdb"
-        script = ";\n".join(workload(dialect, functions, rows, table_rows, fixtures)) + f";\nSELECT '{END_MARKER}';\n"
+        statements = workload(dialect, functions, rows, table_rows, fixtures, dialects=dialects)
+        script = ";\n".join(statements) + f";\nSELECT '{END_MARKER}';\n"
         if cell.host == "sqlite3-shell":
             return ([SQLITE_SHELL, "-bail", *common.sqlite_shell_args(extensions['sqlite']),
                      "-cmd", f"PRAGMA threads={cell.threads};", ":memory:"], script)
@@ -361,7 +464,8 @@ def process_command(cell, functions, rows, table_rows, extensions, fixtures, wor
     dialect = "sqlite" if cell.host in SQLITE_HOSTS else "duckdb"
     parts = {"duckdb-python": 1, "apsw": cell.threads, "duckdb-cursors": CURSOR_THREADS}[cell.host]
     spec = {"host": cell.host, "threads": cell.threads, "extension": extensions[dialect],
-            "parts": [workload(dialect, functions, rows, table_rows, fixtures, k, parts) for k in range(parts)]}
+            "parts": [workload(dialect, functions, rows, table_rows, fixtures, k, parts, dialects)
+                      for k in range(parts)]}
     spec_file = tempfile.NamedTemporaryFile("w", suffix=".json", dir=workdir, delete=False)
     with spec_file:
         json.dump(spec, spec_file)
@@ -533,7 +637,7 @@ def planned_tasks(args, extensions, fixtures, workdir):
     if args.crash_table:
         repeats = args.repeats or 10
         cells = [Cell("duckdb-python", n, f) for f in CRASH_TABLE_FUNCTIONS for n in CRASH_TABLE_THREADS]
-        plans = {f: ((f,), CRASH_TABLE_ROWS, 0) for f in CRASH_TABLE_FUNCTIONS}
+        plans = {f: ((f,), CRASH_TABLE_ROWS, 0, False) for f in CRASH_TABLE_FUNCTIONS}
     else:
         repeats = args.repeats or (1 if args.short else 2)
         threads = [int(n) for n in args.threads.split(",")] if args.threads else (
@@ -545,7 +649,7 @@ def planned_tasks(args, extensions, fixtures, workdir):
         if set(names) - {f.name for f in FAMILIES}:
             setup_failed(f"unknown families {sorted(set(names) - {f.name for f in FAMILIES})}")
         divisor = SHORT_ROW_DIVISOR if args.short else 1
-        plans = {f.name: (f.functions, f.rows // divisor, f.table_rows // divisor)
+        plans = {f.name: (f.functions, f.rows // divisor, f.table_rows // divisor, f.dialects)
                  for f in FAMILIES if f.name in names}
         cells = [Cell(h, n, f) for h in hosts for n in threads for f in plans]
     tasks = []

@@ -204,10 +204,7 @@ mod tests {
         )
         .unwrap_err()
         .to_string();
-        assert!(
-            e.contains("prediction_mode, rounds, random, components, require_gmn)"),
-            "{e}"
-        );
+        assert!(e.contains("forgive_ties, components, require_gmn)"), "{e}");
         // the verdict functions do not take it
         let e = Options::parse("sql_equivalent", Some(r#"{"components": ["relpm"]}"#))
             .unwrap_err()
@@ -224,6 +221,20 @@ mod tests {
             e.contains("sql_similarity(): argument 'options' 'require_gmn' must be true or false"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn the_spider_preset_is_the_default_of_sql_similarity() {
+        // test-suite semantics and no leniency: the same options, so the same scores (and verdict
+        // cache entries) as a call without options
+        let none = parse("sql_similarity", None, Semantics::TestSuite).unwrap();
+        let spider = r#"{"benchmark": "spider"}"#;
+        let spider = parse("sql_similarity", Some(spider), Semantics::TestSuite).unwrap();
+        assert_eq!(spider, none);
+        let bird = r#"{"benchmark": "bird"}"#;
+        let bird = parse("sql_similarity", Some(bird), Semantics::TestSuite).unwrap();
+        assert_eq!(bird.verdict.semantics, Semantics::Bird);
+        assert!(!bird.verdict.leniency.none());
     }
 
     #[test]

@@ -11,6 +11,7 @@ use rusqlite::types::Value;
 use rusqlite::Connection;
 
 use super::compare::Row;
+use super::leniency::{Leniencies, Leniency, RowRule};
 use super::options::Semantics;
 use super::reuse::{self, Loaded};
 use super::same_result::{same_result, RowOrder};
@@ -245,12 +246,13 @@ pub struct Comparison {
     pub differ: bool,
     /// True when the gold query could not give a result (error or bound): the database decides nothing.
     pub gold_failed: bool,
+    /// The leniencies the results needed to be the same (empty when they are as they are, or
+    /// differ).
+    pub lenient: Vec<Leniency>,
 }
 
-/// Runs `gold` and `pred` on `conn` and compares them under `order` (the gold's outer ORDER BY).
-/// A difference is re-tested with SQLite's unordered scans reversed (rows a LIMIT without ORDER
-/// BY may pick), and counts only when no combination of the two runs makes the results equal.
-/// The results are compared under `semantics` ([`same_result`]).
+/// [`compare_lenient`] without leniencies.
+#[cfg(test)]
 pub fn compare_with(
     conn: &Connection,
     gold: &str,
@@ -258,24 +260,54 @@ pub fn compare_with(
     order: &RowOrder,
     semantics: Semantics,
 ) -> Comparison {
-    let same = |a: &[Row], b: &[Row]| same_result(a, b, order, semantics);
+    compare_lenient(conn, gold, pred, (order, semantics), &Leniencies::default())
+}
+
+/// Runs `gold` and `pred` on `conn` and compares them under `order` (the gold's outer ORDER BY).
+/// A difference is re-tested with SQLite's unordered scans reversed (rows a LIMIT without ORDER
+/// BY may pick), and counts only when no combination of the two runs makes the results equal.
+/// The results are compared under `semantics` ([`same_result`]), and also count as the same
+/// where `leniency`'s column order, extra columns or numeric tolerance make them so (which of
+/// them it took: [`Comparison::lenient`]).
+pub fn compare_lenient(
+    conn: &Connection,
+    gold: &str,
+    pred: &str,
+    (order, semantics): (&RowOrder, Semantics),
+    leniency: &Leniencies,
+) -> Comparison {
+    let rows = match (semantics, order) {
+        (Semantics::Bird, _) => RowRule::Set,
+        (_, RowOrder::Bag) => RowRule::Bag,
+        (_, RowOrder::Sorted(keys)) => RowRule::Sorted(keys.clone()),
+    };
+    let order_free = semantics == Semantics::TestSuite;
+    let same = |a: &[Row], b: &[Row]| {
+        leniency.matches(a, b, rows.clone(), order_free, &mut |x, y| {
+            same_result(x, y, order, semantics)
+        })
+    };
     let opts = instance_bounds();
     let g = run_query(conn, gold, &opts, false);
     let p = run_query(conn, pred, &opts, false);
+    let mut lenient = Vec::new();
     let (differ, gold_failed) = match (&g, &p) {
         (Outcome::Rows(gr), Outcome::Rows(pr)) => {
-            if same(gr, pr) {
+            if let Some(used) = same(gr, pr) {
+                lenient = used;
                 (false, false)
             } else {
                 let g2 = run_query(conn, gold, &opts, true);
                 let p2 = run_query(conn, pred, &opts, true);
                 let golds = [Some(gr), rows_of(&g2)];
                 let preds = [Some(pr), rows_of(&p2)];
-                let any_equal = golds
+                let equal = golds
                     .iter()
                     .flatten()
-                    .any(|gx| preds.iter().flatten().any(|px| same(gx, px)));
-                (!any_equal, false)
+                    .find_map(|gx| preds.iter().flatten().find_map(|px| same(gx, px)));
+                let differ = equal.is_none();
+                lenient = equal.unwrap_or_default();
+                (differ, false)
             }
         }
         (Outcome::Rows(_), Outcome::Error(_)) => (true, false),
@@ -287,6 +319,7 @@ pub fn compare_with(
         pred: p,
         differ,
         gold_failed,
+        lenient,
     }
 }
 

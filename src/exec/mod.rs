@@ -24,6 +24,7 @@ pub mod compare;
 pub mod engine;
 pub mod functions;
 pub mod instance;
+pub mod leniency;
 mod math;
 pub mod open;
 pub mod options;

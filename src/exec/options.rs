@@ -1,9 +1,10 @@
-//! The options JSON of `exec_match`, `exec_match_reason` and `bird_ves`: comparison semantics and bounds.
+//! The options JSON of `exec_match`, `exec_match_reason` and `bird_ves`: comparison semantics, the leniencies and `benchmark` presets of `exec_match` (leniency/), and bounds.
 
 use std::time::Duration;
 
 use serde_json::Value as Json;
 
+use super::leniency::{expand_benchmark, Family, Leniencies};
 use super::ExecOptions;
 use crate::error::Result;
 use crate::options::OptionsArg;
@@ -53,6 +54,8 @@ pub struct EvalOptions {
     pub exec: ExecOptions,
     /// R-VES: timed runs of each query.
     pub repeats: u32,
+    /// Column order, extra columns, numeric tolerance (`exec_match` only; none by default).
+    pub leniency: Leniencies,
 }
 
 impl Default for EvalOptions {
@@ -66,6 +69,7 @@ impl Default for EvalOptions {
                 keep_distinct: false,
             },
             repeats: DEFAULT_REPEATS,
+            leniency: Leniencies::default(),
         }
     }
 }
@@ -80,13 +84,18 @@ impl EvalOptions {
         if ves {
             o.semantics = Semantics::Bird;
         }
-        let Some(map) = arg.object(text)? else {
+        let Some(mut map) = arg.object(text)? else {
             return Ok(o);
         };
+        if !ves {
+            expand_benchmark(arg, &mut map, Family::Exec)?;
+            o.leniency = Leniencies::take(arg, &mut map, Family::Exec)?;
+        }
         let known = if ves {
             "timeout_ms, max_rows, repeats"
         } else {
-            "semantics, timeout_ms, max_rows, keep_distinct"
+            "semantics, timeout_ms, max_rows, keep_distinct, benchmark, any_column_order, \
+             extra_columns, tolerance"
         };
         for (key, value) in &map {
             let uint = |lo: u64, hi: u64| arg.uint(key, value, lo, hi);

@@ -7,6 +7,7 @@ use std::path::Path;
 use rusqlite::Connection;
 
 use super::compare::{result_eq, Cell, Row};
+use super::leniency::{Leniency, RowRule};
 use super::open::{cached_database, databases};
 use super::options::{EvalOptions, Semantics};
 use super::rewrite::{postprocess, remove_distinct, replace_cur_year};
@@ -135,6 +136,36 @@ fn results_equal(gold: &[Row], pred: &[Row], p: &Prepared, semantics: Semantics)
     }
 }
 
+/// Whether the results match under the semantics and the options' leniencies: None when they
+/// do not, else the leniencies the match needed (empty: none).
+fn results_match(
+    gold: &[Row],
+    pred: &[Row],
+    p: &Prepared,
+    opts: &EvalOptions,
+) -> Option<Vec<Leniency>> {
+    let rows = match opts.semantics {
+        Semantics::Bird => RowRule::Set,
+        Semantics::List => RowRule::List,
+        Semantics::TestSuite if p.order_matters => RowRule::List,
+        Semantics::TestSuite | Semantics::Bag => RowRule::Bag,
+    };
+    let order_free = opts.semantics == Semantics::TestSuite;
+    opts.leniency
+        .matches(gold, pred, rows, order_free, &mut |g, q| {
+            results_equal(g, q, p, opts.semantics)
+        })
+}
+
+/// ` (with the leniencies a, b)` for the leniencies a match needed, else nothing.
+fn with_leniencies(used: &[Leniency]) -> String {
+    if used.is_empty() {
+        return String::new();
+    }
+    let keys: Vec<&str> = used.iter().map(|l| l.key()).collect();
+    format!(" (with the leniency {})", keys.join(", "))
+}
+
 #[cfg(test)]
 /// 1/0 execution match with the defaults (test-suite rules, 30 s per query); `None` when there is no
 /// verdict (the gold query fails, or the database cannot be used).
@@ -161,6 +192,7 @@ pub fn exec_match_with(
     };
     let p = prepare(&gold, &pred, opts);
     let n = files.len();
+    let mut needed: Vec<Leniency> = Vec::new();
     for (k, file) in files.iter().enumerate() {
         let at = |m: String| {
             if n == 1 {
@@ -178,23 +210,29 @@ pub fn exec_match_with(
             Ran::PredFailed(e) => {
                 return Ok(Verdict::Mismatch(at(format!("pred {}", e.describe()))))
             }
-            Ran::Both(g, pr) => {
-                if !results_equal(&g, &pr, &p, opts.semantics) {
+            Ran::Both(g, pr) => match results_match(&g, &pr, &p, opts) {
+                Some(used) => used.into_iter().for_each(|l| {
+                    if !needed.contains(&l) {
+                        needed.push(l)
+                    }
+                }),
+                None => {
                     return Ok(Verdict::Mismatch(at(format!(
                         "results differ under {} (gold {} rows, pred {} rows)",
                         opts.semantics.name(),
                         g.len(),
                         pr.len()
-                    ))));
+                    ))))
                 }
-            }
+            },
         }
     }
+    let lenient = with_leniencies(&needed);
     Ok(Verdict::Match(if n == 1 {
-        format!("same results under {}", opts.semantics.name())
+        format!("same results under {}{lenient}", opts.semantics.name())
     } else {
         format!(
-            "same results under {} on all {n} databases",
+            "same results under {} on all {n} databases{lenient}",
             opts.semantics.name()
         )
     }))
@@ -410,5 +448,83 @@ mod tests {
         o.exec.max_rows = 1;
         let r = exec_match_with(&p, "SELECT 1", "SELECT a FROM t", &o).unwrap();
         assert!(r.reason().contains("pred row-limit"), "{}", r.reason());
+    }
+
+    #[test]
+    fn presets_and_leniencies_loosen_the_comparison_and_say_so() {
+        let d = suite(&["(1,'x'),(2,'y'),(2,'y')"]);
+        let p = file(&d);
+        let with = |options: &str, g: &str, q: &str| {
+            let o = EvalOptions::parse("exec_match", Some(options), false).unwrap();
+            exec_match_with(&p, g, q, &o).unwrap()
+        };
+        // BIRD's preset is its evaluator: rows as a set, columns by position
+        let bird = r#"{"benchmark": "bird"}"#;
+        let v = with(bird, "SELECT DISTINCT a FROM t", "SELECT a FROM t");
+        assert_eq!(v, Verdict::Match("same results under bird".into()));
+        assert_eq!(
+            with(bird, "SELECT a, b FROM t", "SELECT b, a FROM t").value(),
+            Some(false)
+        );
+        // each leniency on its own, named in the reason
+        let v = with(
+            r#"{"benchmark": "bird", "any_column_order": true}"#,
+            "SELECT a, b FROM t",
+            "SELECT b, a FROM t",
+        );
+        assert_eq!(
+            v.reason(),
+            "match: same results under bird (with the leniency any_column_order)"
+        );
+        let extra = r#"{"semantics": "bird", "extra_columns": true}"#;
+        let v = with(extra, "SELECT b FROM t", "SELECT b, a FROM t");
+        assert!(
+            v.reason().ends_with("(with the leniency extra_columns)"),
+            "{v:?}"
+        );
+        assert_eq!(
+            with(extra, "SELECT b, a FROM t", "SELECT b FROM t").value(),
+            Some(false)
+        );
+        // Spider 2.0: the gold's columns among the prediction's, numbers within 0.01
+        let s2 = r#"{"benchmark": "spider2"}"#;
+        let v = with(
+            s2,
+            "SELECT a / 3.0 FROM t",
+            "SELECT b, round(a / 3.0, 2) FROM t",
+        );
+        assert_eq!(
+            v.reason(),
+            "match: same results under bag (with the leniency extra_columns, tolerance)"
+        );
+        assert_eq!(
+            with(
+                s2,
+                "SELECT a / 3.0 FROM t",
+                "SELECT round(a / 3.0, 1) FROM t"
+            )
+            .value(),
+            Some(false)
+        );
+        // the options without the preset compare as before
+        assert_eq!(
+            with("{}", "SELECT a, b FROM t", "SELECT b, a FROM t"),
+            Verdict::Match("same results under test-suite".into())
+        );
+        for bad in [
+            r#"{"benchmark": "bird", "forgive_ties": true}"#,
+            r#"{"benchmark": "cosql"}"#,
+            r#"{"tolerance": "small"}"#,
+        ] {
+            let e = EvalOptions::parse("exec_match", Some(bad), false)
+                .unwrap_err()
+                .to_string();
+            assert!(e.starts_with("exec_match(): argument 'options'"), "{e}");
+        }
+        // bird_ves follows BIRD's rule alone
+        let e = EvalOptions::parse("bird_ves", Some(r#"{"benchmark": "bird"}"#), true)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("unknown option 'benchmark'"), "{e}");
     }
 }

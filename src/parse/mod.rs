@@ -23,7 +23,9 @@ pub mod translate;
 use crate::error::{Error, Result};
 use sqlparser::ast::Statement;
 use sqlparser::dialect::{Dialect, MySqlDialect, SQLiteDialect};
+use sqlparser::keywords::Keyword;
 use sqlparser::parser::Parser;
+use sqlparser::tokenizer::{Token, TokenWithSpan, Tokenizer, Word};
 
 /// Maximum nesting depth the parser accepts (sqlparser counts one level per nested expression,
 /// parenthesis or subquery). Chosen so that parsing, normalizing, building the tree, printing and
@@ -149,6 +151,36 @@ fn parse_with(dialect: &dyn Dialect, sql: &str) -> Result<Vec<Statement>> {
         .map_err(|e| Error::Parse(e.to_string()))
 }
 
+/// Parses `sql` with names that start with `$` (`$f9`, `$cor0`, as Calcite prints them) read as
+/// names: sqlparser's tokenizer reads them as placeholders, which no standard SQL query holds.
+fn parse_with_dollar_names(dialect: &dyn Dialect, sql: &str) -> Result<Vec<Statement>> {
+    let tokens = Tokenizer::new(dialect, sql)
+        .tokenize_with_location()
+        .map_err(|e| Error::Parse(e.to_string()))?
+        .into_iter()
+        .map(|t| match t.token {
+            Token::Placeholder(p)
+                if p.strip_prefix('$').is_some_and(|name| {
+                    name.starts_with(|c: char| c.is_alphabetic() || c == '_')
+                }) =>
+            {
+                let word = Word {
+                    value: p,
+                    quote_style: Some('`'),
+                    keyword: Keyword::NoKeyword,
+                };
+                TokenWithSpan::new(Token::Word(word), t.span)
+            }
+            _ => t,
+        })
+        .collect();
+    Parser::new(dialect)
+        .with_recursion_limit(RECURSION_LIMIT)
+        .with_tokens_with_locations(tokens)
+        .parse_statements()
+        .map_err(|e| Error::Parse(e.to_string()))
+}
+
 /// Parses `sql` into statements: SQLite dialect first, MySQL dialect as a fallback. A text
 /// tagged with another dialect (`dialect::tag`) is parsed as its SQLite translation
 /// (`translate::sqlite_text`), so that every later stage sees SQLite's meaning.
@@ -182,8 +214,11 @@ pub fn parse_sql(sql: &str) -> Result<Vec<Statement>> {
 /// (the first step of a translation; no SQLite repairs, no fallback).
 pub fn parse_in(dialect: dialect::Dialect, sql: &str) -> Result<Vec<Statement>> {
     check_operator_chains(sql)?;
-    let statements = parse_with(dialect.parser().as_ref(), sql)
-        .map_err(|e| Error::Parse(format!("{} ({})", e, dialect.name())))?;
+    let statements = match dialect {
+        dialect::Dialect::Ansi => parse_with_dollar_names(dialect.parser().as_ref(), sql),
+        _ => parse_with(dialect.parser().as_ref(), sql),
+    }
+    .map_err(|e| Error::Parse(format!("{} ({})", e, dialect.name())))?;
     if statements.is_empty() {
         return Err(Error::Parse("no SQL statement in the text".into()));
     }
@@ -193,6 +228,19 @@ pub fn parse_in(dialect: dialect::Dialect, sql: &str) -> Result<Vec<Statement>> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn standard_sql_reads_dollar_names_as_names() {
+        let sql = "SELECT $f9, EXPR$0 FROM t AS $cor0 WHERE $cor0.a = $_x";
+        let statements = parse_in(dialect::Dialect::Ansi, sql).unwrap();
+        assert_eq!(
+            statements[0].to_string(),
+            "SELECT `$f9`, EXPR$0 FROM t AS `$cor0` WHERE `$cor0`.a = `$_x`"
+        );
+        // a positional parameter stays one, and is not standard SQL's
+        assert!(parse_in(dialect::Dialect::Ansi, "SELECT $1 FROM t").is_ok());
+        assert!(parse_in(dialect::Dialect::Postgres, "SELECT a AS $f9 FROM t").is_err());
+    }
 
     #[test]
     fn parses_benchmark_quirks() {

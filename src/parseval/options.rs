@@ -1,6 +1,7 @@
-//! The options JSON of the ParSEval functions: mode, work, timeout_ms (alias budget_ms), seed, max_rows, semantics, keep_distinct, databases, prediction_mode, rounds, random; unknown keys and bad values are argument errors naming the function.
+//! The options JSON of the ParSEval functions: mode, work, timeout_ms (alias budget_ms), seed, max_rows, semantics, keep_distinct, databases, prediction_mode, rounds, random, the leniencies and `benchmark` presets (exec/leniency/); unknown keys and bad values are argument errors naming the function.
 
 use crate::error::Result;
+use crate::exec::leniency::{expand_benchmark, Family, Leniencies, FORGIVE_KEYS, SHAPE_KEYS};
 pub use crate::exec::options::Semantics;
 use crate::options::OptionsArg;
 
@@ -73,6 +74,9 @@ pub struct Options {
     /// Only an ordinary difference found on one counts; ties, repeats and differences that need
     /// a repeated value are left to the coverage-guided databases.
     pub random: Option<u32>,
+    /// How leniently results compare and which weak differences do not count (all off by
+    /// default; a `benchmark` preset turns some on).
+    pub leniency: Leniencies,
 }
 
 /// Default number of random databases per verdict.
@@ -138,6 +142,7 @@ impl Default for Options {
             databases: Databases::Both,
             prediction_mode: Mode::OneNegative,
             rounds: None,
+            leniency: Leniencies::default(),
             random: None,
         }
     }
@@ -196,13 +201,16 @@ impl Options {
     ) -> Result<Options> {
         let arg = OptionsArg { function };
         let bad = |message: String| arg.error(message);
+        let mut map = map.clone();
+        expand_benchmark(arg, &mut map, Family::Verdict)?;
         let mut o = Options {
             semantics,
+            leniency: Leniencies::take(arg, &mut map, Family::Verdict)?,
             ..Options::default()
         };
         let modes = [Mode::Positive, Mode::OneNegative, Mode::All, Mode::Complete];
         let mode = |key: &str, value| arg.one_of(key, value, &modes, Mode::name);
-        for (key, value) in map {
+        for (key, value) in &map {
             let uint = |lo: u64, hi: u64| arg.uint(key, value, lo, hi);
             match key.as_str() {
                 "mode" => o.mode = mode(key, value)?,
@@ -231,7 +239,13 @@ impl Options {
                 }
                 other if others.contains(&other) => {}
                 other => {
-                    let extra: String = others.iter().map(|k| format!(", {k}")).collect();
+                    let extra: String = ["benchmark"]
+                        .iter()
+                        .chain(&SHAPE_KEYS)
+                        .chain(&FORGIVE_KEYS)
+                        .chain(others)
+                        .map(|k| format!(", {k}"))
+                        .collect();
                     return Err(bad(format!(
                         "unknown option '{other}' (known: mode, work, timeout_ms, seed, \
                          max_rows, semantics, keep_distinct, databases, prediction_mode, rounds, random{extra})"

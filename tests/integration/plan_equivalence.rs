@@ -17,6 +17,8 @@ CREATE TABLE singer_in_concert (concert_id INTEGER, singer_id INTEGER NOT NULL);
 
 const QUERIES: &[&str] = &[
     "SELECT name FROM singer WHERE age BETWEEN 20 AND 30",
+    "SELECT country, count(*) FILTER (WHERE age > 20), sum(age) FILTER (WHERE name <> 'a') FROM singer GROUP BY country",
+    "SELECT count(DISTINCT country) FILTER (WHERE age IS NOT NULL) FROM singer",
     "SELECT name FROM singer WHERE country IN ('a', 'b', 'a')",
     "SELECT name FROM singer WHERE age NOT IN (20, 21)",
     "SELECT name FROM singer WHERE NOT (age < 30 OR country = 'a')",

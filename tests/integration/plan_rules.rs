@@ -373,3 +373,30 @@ fn fetch_first_rows_only_plans_as_a_limit() {
     let ties = plan("SELECT name FROM singer ORDER BY age FETCH FIRST 1 ROWS WITH TIES");
     assert!(ties.unwrap_err().to_string().contains("WITH TIES"));
 }
+
+#[test]
+fn a_negative_limit_is_no_limit() {
+    let schema = Schema::from_argument("CREATE TABLE singer (name TEXT, age INTEGER)").unwrap();
+    let plan = |sql: &str| plan_sql(sql, &schema).map(|p| p.explain());
+    let same = [
+        (
+            "SELECT name FROM singer ORDER BY age LIMIT -1 OFFSET 2",
+            "SELECT name FROM singer ORDER BY age OFFSET 2 ROWS",
+        ),
+        (
+            "SELECT name FROM singer ORDER BY age LIMIT -1",
+            "SELECT name FROM singer ORDER BY age",
+        ),
+        (
+            "SELECT name FROM singer ORDER BY age LIMIT 3 OFFSET -2",
+            "SELECT name FROM singer ORDER BY age LIMIT 3",
+        ),
+    ];
+    for (negative, none) in same {
+        assert_eq!(plan(negative).unwrap(), plan(none).unwrap(), "{negative}");
+    }
+    assert_ne!(
+        plan("SELECT name FROM singer ORDER BY age LIMIT 1 OFFSET 2").unwrap(),
+        plan("SELECT name FROM singer ORDER BY age OFFSET 2 ROWS").unwrap()
+    );
+}

@@ -10,7 +10,7 @@ import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "python"))
-os.environ.setdefault("SQLSIM_DUCKDB_EXTENSION", os.path.join(ROOT, "dist", "sqlsim.duckdb_extension"))
+os.environ.setdefault("SQLSIM_DIST", os.path.join(ROOT, "dist"))  # the package takes the build's files from there
 
 from sqlsim.reward import (MAX_ANSWER_CHARS, check_options, compute_score, extract_sql,  # noqa: E402
                            reward_from, score_batch)

@@ -36,6 +36,18 @@ def test_a_query_is_parsed_by_its_dialect(host):
     assert "postgres" in message
 
 
+def test_sql_translate_shows_the_sqlite_text_every_function_reads(host):
+    translate = "SELECT sql_translate(?, ?)"
+    assert host.value(translate, ["SELECT x::FLOAT / 2 FROM t", opts(dialect="postgres")]) == \
+        "SELECT CAST(x AS REAL) / 2 FROM t"
+    assert host.value("SELECT sql_translate(?)", ["SELECT a / b FROM t"]) == "SELECT a / b FROM t"
+    untranslated = host.value(translate, ["SELECT SPLIT_PART(c, ',', 2) FROM t", opts(dialect="postgres")])
+    assert "sqlsim_untranslated('SPLIT_PART in postgres'" in untranslated, untranslated
+    assert host.value(translate, ["SELEC x FROM t", opts(dialect="mysql")]) is None
+    with pytest.raises(HostError, match="sql_translate"):
+        host.value(translate, ["SELECT 1", opts(gold_dialect="mysql")])
+
+
 def test_the_same_query_spelled_for_two_engines_scores_one(host):
     sqlite = "SELECT CAST(a AS REAL) / b FROM t ORDER BY a NULLS LAST"
     postgres = "SELECT a::float / b FROM t ORDER BY a"

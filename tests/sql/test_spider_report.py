@@ -184,9 +184,7 @@ def test_exec_all_is_match_report_with_the_exec_rows(exec_reports, host):
 
 def test_exec_verdicts_per_example(exec_inputs):
     """spider_eval_examples keeps the per-example verdicts: NULL for the failing gold."""
-    import duckdb
-    con = duckdb.connect(config={"allow_unsigned_extensions": True})
-    con.execute(f"LOAD '{DUCKDB_EXTENSION}'")
+    con = common.connect_duckdb(DUCKDB_EXTENSION)
     for name in ("gold", "pred", "tables", "db"):
         con.execute(f"SET VARIABLE {name} = '{exec_inputs[name]}'")
     con.execute("SET VARIABLE etype = 'exec'")

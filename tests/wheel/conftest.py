@@ -64,8 +64,10 @@ class Venv:
         self.workdir.mkdir(exist_ok=True)
 
     def env(self):
+        # SQLSIM_DIST and SQLSIM_DUCKDB_EXTENSION would make the package load dist/ instead of its own lib/
         env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "SQLSIM_MODEL_DIR", "ORT_DYLIB_PATH",
-                                                                 "LD_LIBRARY_PATH", "VIRTUAL_ENV")}
+                                                                 "LD_LIBRARY_PATH", "VIRTUAL_ENV", "SQLSIM_DIST",
+                                                                 "SQLSIM_DUCKDB_EXTENSION")}
         env["PATH"] = f"{self.path / 'bin'}:{env.get('PATH', '')}"
         env["SQLSIM_PROGRESS"] = "0"
         return env

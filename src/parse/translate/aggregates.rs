@@ -80,8 +80,9 @@ fn rename(f: &mut Function, to: &str) {
     f.name = ObjectName(vec![ObjectNamePart::Identifier(Ident::new(to))]);
 }
 
-/// `f` with its FILTER moved inside, or the construct it cannot translate.
-fn move_filter(f: &mut Function) -> Result<(), NoTranslation> {
+/// `f` with its FILTER moved inside, or the construct it cannot translate (the planner reads
+/// SQLite's own FILTER through it too).
+pub(crate) fn move_filter(f: &mut Function) -> Result<(), NoTranslation> {
     let Some(condition) = f.filter.take() else {
         return Ok(());
     };

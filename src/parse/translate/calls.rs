@@ -245,3 +245,40 @@ pub(crate) fn tight_operands<'a>(
 pub(crate) fn take(e: &mut Expr) -> Expr {
     std::mem::replace(e, Expr::value(Value::Null))
 }
+
+/// A visitor that replaces each plain call `F(args)` by what its `translate(F, args, dialect)`
+/// gives (F upper-case), leaving calls it answers None for: the shape of the call-by-call rules.
+struct CallRewrite {
+    dialect: crate::parse::dialect::Dialect,
+    translate: CallTranslation,
+}
+
+/// A rule's translation of one call: upper-case name, arguments, dialect.
+pub(crate) type CallTranslation =
+    fn(&str, Vec<Expr>, crate::parse::dialect::Dialect) -> Option<Expr>;
+
+impl sqlparser::ast::VisitorMut for CallRewrite {
+    type Break = ();
+
+    fn post_visit_expr(&mut self, e: &mut Expr) -> std::ops::ControlFlow<()> {
+        if let Expr::Function(f) = e {
+            let name = super::temporal::function_name(f);
+            if let Some(args) = super::temporal::plain_args(f) {
+                if let Some(new) = (self.translate)(&name, args, self.dialect) {
+                    *e = new;
+                }
+            }
+        }
+        std::ops::ControlFlow::Continue(())
+    }
+}
+
+/// Rewrites every plain call of `statement` that `translate` translates ([`CallRewrite`]).
+pub(crate) fn rewrite_calls(
+    statement: &mut sqlparser::ast::Statement,
+    dialect: crate::parse::dialect::Dialect,
+    translate: CallTranslation,
+) {
+    use sqlparser::ast::VisitMut;
+    let _ = statement.visit(&mut CallRewrite { dialect, translate });
+}

@@ -23,8 +23,13 @@
 //! dates alone (sqlglot's `CAST(JULIANDAY(a) - JULIANDAY(b) AS INTEGER)` also counts the
 //! times). Fractions of a second are not counted.
 //!
+//! PostgreSQL's and DuckDB's `date - date` is a number of days, and so is a date minus a column
+//! or a column minus a date (the column is read as a date: SQLite's text does not say whether
+//! it holds dates or numbers).
+//!
 //! No faithful translation: weeks counted by boundaries (they depend on the first day of the
-//! week), units below a second, `AGE` outside `EXTRACT(YEAR|MONTH FROM AGE(..))` (an
+//! week), DuckDB's `DATE_SUB` in months, quarters and years (a month ending on the last day of
+//! a shorter month counts as whole), units below a second, `AGE` outside `EXTRACT(YEAR|MONTH FROM AGE(..))` (an
 //! interval), and MySQL's `TIMEDIFF` (a time that may pass 24 hours).
 
 use std::ops::ControlFlow;
@@ -126,8 +131,11 @@ fn translate_call(name: &str, args: Vec<Expr>, dialect: Dialect) -> Option<Expr>
             });
             or_untranslated(counted, label(unit))
         }
+        // DuckDB counts a month to the last day of a shorter month as whole (unlike MySQL)
         ("DATE_SUB", Duckdb, [unit, from, to]) => or_untranslated(
-            unit_arg(unit).and_then(|u| elapsed(u, from.clone(), to.clone())),
+            unit_arg(unit)
+                .filter(|u| !matches!(u, Unit::Year | Unit::Quarter | Unit::Month))
+                .and_then(|u| elapsed(u, from.clone(), to.clone())),
             label(unit),
         ),
         ("DATE_DIFF" | "DATETIME_DIFF", Bigquery, [to, from, unit]) => or_untranslated(
@@ -152,6 +160,18 @@ fn translate_call(name: &str, args: Vec<Expr>, dialect: Dialect) -> Option<Expr>
     })
 }
 
+/// True when `left - right` is a difference of dates: both are dates, or one is a date and
+/// the other a column.
+fn date_and_date(left: &Expr, right: &Expr) -> bool {
+    let column = |e: &Expr| matches!(e, Expr::Identifier(_) | Expr::CompoundIdentifier(_));
+    match (kind_of(left), kind_of(right)) {
+        (Kind::Date, Kind::Date) => true,
+        (Kind::Date, Kind::Unknown) => column(right),
+        (Kind::Unknown, Kind::Date) => column(left),
+        _ => false,
+    }
+}
+
 struct Rewrite(Dialect);
 
 impl VisitorMut for Rewrite {
@@ -163,14 +183,14 @@ impl VisitorMut for Rewrite {
                 let name = function_name(f);
                 plain_args(f).and_then(|args| translate_call(&name, args, self.0))
             }
-            // PostgreSQL and DuckDB: a date minus a date is a number of days
+            // PostgreSQL and DuckDB: a date minus a date is a number of days; a column
+            // subtracted from a date, or a date from a column, is read as a date
             Expr::BinaryOp {
                 left,
                 op: BinaryOperator::Minus,
                 right,
             } if matches!(self.0, Dialect::Postgres | Dialect::Duckdb)
-                && kind_of(left) == Kind::Date
-                && kind_of(right) == Kind::Date =>
+                && date_and_date(left, right) =>
             {
                 Some(days((**right).clone(), (**left).clone()))
             }

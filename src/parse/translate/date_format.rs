@@ -33,335 +33,18 @@
 //! milliseconds), MySQL's `%D` (1st, 2nd), `%u`, `%V`, `%v`, `%X`, `%x` week numbering, time
 //! zones, and `TO_CHAR` of a number (`'999.99'`).
 
-use std::ops::ControlFlow;
+use sqlparser::ast::{BinaryOperator, DataType, Expr, Statement};
 
-use sqlparser::ast::{BinaryOperator, DataType, Expr, Statement, VisitMut, VisitorMut};
-
+use super::date_codes::{c_pieces, mysql_pieces, template_pieces, Case, Piece};
 use super::temporal::{
-    binary, cast, concat, divide, function_name, int_part, iso_week, iso_weekday, iso_year, minus,
-    number, plain_args, plus, strftime, string, string_value, times, weekday_from_sunday,
+    binary, cast, concat, divide, int_part, iso_week, iso_weekday, iso_year, minus, number, plus,
+    strftime, string, string_value, times, weekday_from_sunday,
 };
 use super::{call, untranslated, NoTranslation, Rule};
 use crate::parse::dialect::Dialect;
 
 /// See the module documentation.
 pub struct DateFormat;
-
-/// How a name is capitalized.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Case {
-    /// `January`
-    Initial,
-    /// `JANUARY`
-    Upper,
-    /// `january`
-    Lower,
-}
-
-/// A piece of a format.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Piece {
-    /// Text printed as it is.
-    Literal(String),
-    /// A code of SQLite's `strftime` (`%Y`), its width when it is a fixed-width number.
-    Code(&'static str),
-    /// A number without its leading zero (the SQLite code of the padded number).
-    Unpadded(&'static str),
-    /// The month's name: abbreviated to three letters, its case, padded to 9 characters.
-    MonthName(bool, Case, bool),
-    /// The day's name: abbreviated to three letters, its case, padded to 9 characters.
-    DayName(bool, Case, bool),
-    /// The two last digits of the year.
-    Year2,
-    /// The hour on a 12-hour clock, 01 to 12, or 1 to 12 unpadded.
-    Hour12(bool),
-    /// AM or PM, upper or lower case.
-    Meridiem(bool),
-    Quarter,
-    /// Weeks starting on Sunday, 00 to 53.
-    SundayWeek,
-    /// ISO 8601 week, 01 to 53.
-    IsoWeek,
-    IsoYear,
-    /// ISO day of the week, 1 (Monday) to 7.
-    IsoWeekday,
-    /// Day of the week, 1 (Sunday) to 7.
-    WeekdayFromOne,
-    /// Milliseconds, 000 to 999.
-    Millis,
-    /// A code without a faithful translation, named.
-    Unsupported(String),
-}
-
-/// The pieces of a MySQL format (`DATE_FORMAT`, `STR_TO_DATE`).
-pub(crate) fn mysql_pieces(format: &str) -> Vec<Piece> {
-    let mut out = vec![];
-    let mut chars = format.chars();
-    while let Some(c) = chars.next() {
-        if c != '%' {
-            out.push(Piece::Literal(c.to_string()));
-            continue;
-        }
-        let Some(code) = chars.next() else {
-            out.push(Piece::Literal("%".into()));
-            break;
-        };
-        out.extend(match code {
-            'Y' => vec![Piece::Code("%Y")],
-            'y' => vec![Piece::Year2],
-            'm' => vec![Piece::Code("%m")],
-            'c' => vec![Piece::Unpadded("%m")],
-            'd' => vec![Piece::Code("%d")],
-            'e' => vec![Piece::Unpadded("%d")],
-            'H' => vec![Piece::Code("%H")],
-            'k' => vec![Piece::Unpadded("%H")],
-            'h' | 'I' => vec![Piece::Hour12(true)],
-            'l' => vec![Piece::Hour12(false)],
-            'i' => vec![Piece::Code("%M")],
-            's' | 'S' => vec![Piece::Code("%S")],
-            'p' => vec![Piece::Meridiem(true)],
-            'j' => vec![Piece::Code("%j")],
-            'w' => vec![Piece::Code("%w")],
-            'U' => vec![Piece::SundayWeek],
-            'M' => vec![Piece::MonthName(false, Case::Initial, false)],
-            'b' => vec![Piece::MonthName(true, Case::Initial, false)],
-            'W' => vec![Piece::DayName(false, Case::Initial, false)],
-            'a' => vec![Piece::DayName(true, Case::Initial, false)],
-            'T' => vec![
-                Piece::Code("%H"),
-                Piece::Literal(":".into()),
-                Piece::Code("%M"),
-            ]
-            .into_iter()
-            .chain([Piece::Literal(":".into()), Piece::Code("%S")])
-            .collect(),
-            'r' => vec![
-                Piece::Hour12(true),
-                Piece::Literal(":".into()),
-                Piece::Code("%M"),
-                Piece::Literal(":".into()),
-                Piece::Code("%S"),
-                Piece::Literal(" ".into()),
-                Piece::Meridiem(true),
-            ],
-            '%' => vec![Piece::Literal("%".into())],
-            'D' | 'f' | 'u' | 'V' | 'v' | 'X' | 'x' => vec![Piece::Unsupported(format!("%{code}"))],
-            other => vec![Piece::Literal(other.to_string())],
-        });
-    }
-    out
-}
-
-/// The pieces of a C `strftime` format (DuckDB's `STRFTIME`/`STRPTIME`, BigQuery's
-/// `FORMAT_*`/`PARSE_*`).
-pub(crate) fn c_pieces(format: &str) -> Vec<Piece> {
-    let mut out = vec![];
-    let mut chars = format.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c != '%' {
-            out.push(Piece::Literal(c.to_string()));
-            continue;
-        }
-        let unpadded = chars.peek() == Some(&'-');
-        if unpadded {
-            chars.next();
-        }
-        let Some(code) = chars.next() else {
-            out.push(Piece::Unsupported("%".into()));
-            break;
-        };
-        let padded = |p: &'static str| {
-            if unpadded {
-                Piece::Unpadded(p)
-            } else {
-                Piece::Code(p)
-            }
-        };
-        out.extend(match code {
-            'Y' if !unpadded => vec![Piece::Code("%Y")],
-            'y' if !unpadded => vec![Piece::Year2],
-            'm' => vec![padded("%m")],
-            'd' => vec![padded("%d")],
-            'H' => vec![padded("%H")],
-            'M' => vec![padded("%M")],
-            'S' => vec![padded("%S")],
-            'j' if !unpadded => vec![Piece::Code("%j")],
-            'I' => vec![Piece::Hour12(!unpadded)],
-            'p' if !unpadded => vec![Piece::Meridiem(true)],
-            'w' if !unpadded => vec![Piece::Code("%w")],
-            'W' if !unpadded => vec![Piece::Code("%W")],
-            'U' if !unpadded => vec![Piece::SundayWeek],
-            'V' if !unpadded => vec![Piece::IsoWeek],
-            'G' if !unpadded => vec![Piece::IsoYear],
-            'u' if !unpadded => vec![Piece::IsoWeekday],
-            'Q' if !unpadded => vec![Piece::Quarter],
-            'B' if !unpadded => vec![Piece::MonthName(false, Case::Initial, false)],
-            'b' | 'h' if !unpadded => vec![Piece::MonthName(true, Case::Initial, false)],
-            'A' if !unpadded => vec![Piece::DayName(false, Case::Initial, false)],
-            'a' if !unpadded => vec![Piece::DayName(true, Case::Initial, false)],
-            'F' if !unpadded => c_pieces("%Y-%m-%d"),
-            'T' if !unpadded => c_pieces("%H:%M:%S"),
-            'R' if !unpadded => c_pieces("%H:%M"),
-            'D' if !unpadded => c_pieces("%m/%d/%y"),
-            'g' if !unpadded => vec![Piece::Millis],
-            'n' if !unpadded => vec![Piece::Literal("\n".into())],
-            't' if !unpadded => vec![Piece::Literal("\t".into())],
-            '%' if !unpadded => vec![Piece::Literal("%".into())],
-            other => vec![Piece::Unsupported(format!("%{other}"))],
-        });
-    }
-    out
-}
-
-/// The case of a name pattern as PostgreSQL reads it (`MONTH`, `Month`, `month`).
-fn case_of(pattern: &str) -> Case {
-    let mut letters = pattern.chars().filter(|c| c.is_ascii_alphabetic());
-    match (letters.next(), letters.next()) {
-        (Some(a), Some(b)) if a.is_ascii_uppercase() && b.is_ascii_uppercase() => Case::Upper,
-        (Some(a), _) if a.is_ascii_uppercase() => Case::Initial,
-        _ => Case::Lower,
-    }
-}
-
-/// The pieces of a PostgreSQL or Snowflake `TO_CHAR` template, or an error naming a number
-/// format.
-pub(crate) fn template_pieces(format: &str, dialect: Dialect) -> Vec<Piece> {
-    let snowflake = dialect == Dialect::Snowflake;
-    // (pattern, piece); longest patterns first
-    let mut out = vec![];
-    let mut rest = format;
-    let mut fill_mode = false;
-    while !rest.is_empty() {
-        if let Some(quoted) = rest.strip_prefix('"') {
-            let end = quoted.find('"').unwrap_or(quoted.len());
-            out.push(Piece::Literal(quoted[..end].to_string()));
-            rest = quoted.get(end + 1..).unwrap_or("");
-            continue;
-        }
-        let upper = rest.to_ascii_uppercase();
-        let starts = |p: &str| upper.starts_with(p);
-        if !snowflake && starts("FM") {
-            fill_mode = true;
-            rest = &rest[2..];
-            continue;
-        }
-        let pad = !fill_mode;
-        let (len, piece) = if starts("YYYY") {
-            (4, Piece::Code("%Y"))
-        } else if starts("IYYY") && !snowflake {
-            (4, Piece::IsoYear)
-        } else if starts("YYY") || starts("Y,YYY") || starts("IYY") || starts("IY") {
-            (3, Piece::Unsupported(rest[..3].to_string()))
-        } else if starts("YY") {
-            (2, Piece::Year2)
-        } else if snowflake && starts("MMMM") {
-            (4, Piece::MonthName(false, Case::Initial, false))
-        } else if !snowflake && starts("MONTH") {
-            (5, Piece::MonthName(false, case_of(&rest[..5]), pad))
-        } else if starts("MON") {
-            let case = if snowflake {
-                Case::Initial
-            } else {
-                case_of(&rest[..3])
-            };
-            (3, Piece::MonthName(true, case, false))
-        } else if starts("MM") {
-            (
-                2,
-                if pad {
-                    Piece::Code("%m")
-                } else {
-                    Piece::Unpadded("%m")
-                },
-            )
-        } else if starts("MI") {
-            (
-                2,
-                if pad {
-                    Piece::Code("%M")
-                } else {
-                    Piece::Unpadded("%M")
-                },
-            )
-        } else if starts("MS") && !snowflake {
-            (2, Piece::Millis)
-        } else if starts("DDD") && !snowflake {
-            (3, Piece::Code("%j"))
-        } else if starts("DD") {
-            (
-                2,
-                if pad {
-                    Piece::Code("%d")
-                } else {
-                    Piece::Unpadded("%d")
-                },
-            )
-        } else if !snowflake && starts("DAY") {
-            (3, Piece::DayName(false, case_of(&rest[..3]), pad))
-        } else if starts("DY") {
-            let case = if snowflake {
-                Case::Initial
-            } else {
-                case_of(&rest[..2])
-            };
-            (2, Piece::DayName(true, case, false))
-        } else if starts("D") && !snowflake {
-            (1, Piece::WeekdayFromOne)
-        } else if starts("HH24") {
-            (
-                4,
-                if pad {
-                    Piece::Code("%H")
-                } else {
-                    Piece::Unpadded("%H")
-                },
-            )
-        } else if starts("HH12") {
-            (4, Piece::Hour12(pad))
-        } else if starts("HH") {
-            (2, Piece::Hour12(pad))
-        } else if starts("SSSS") {
-            (4, Piece::Unsupported(rest[..4].to_string()))
-        } else if starts("SS") {
-            (
-                2,
-                if pad {
-                    Piece::Code("%S")
-                } else {
-                    Piece::Unpadded("%S")
-                },
-            )
-        } else if starts("AM") || starts("PM") {
-            (2, Piece::Meridiem(rest.starts_with(['A', 'P'])))
-        } else if snowflake && starts("FF3") {
-            (3, Piece::Millis)
-        } else if starts("IW") && !snowflake {
-            (2, Piece::IsoWeek)
-        } else if starts("ID") && !snowflake {
-            (2, Piece::IsoWeekday)
-        } else if starts("Q") && !snowflake {
-            (1, Piece::Quarter)
-        } else if [
-            "US", "FF", "TZ", "OF", "WW", "W", "J", "CC", "TH", "FX", "RM", "A.", "P.", "B", "Y",
-        ]
-        .iter()
-        .any(|p| starts(p))
-            || rest.starts_with(['9', '0'])
-        {
-            let n = rest.chars().next().map_or(1, char::len_utf8);
-            (n, Piece::Unsupported(rest[..n].to_string()))
-        } else {
-            let n = rest.chars().next().map_or(1, char::len_utf8);
-            (n, Piece::Literal(rest[..n].to_string()))
-        };
-        if !matches!(piece, Piece::Literal(_)) {
-            fill_mode = false;
-        }
-        out.push(piece);
-        rest = &rest[len..];
-    }
-    out
-}
 
 /// `substr('0' || e, -2)`: a number of at most two digits, padded with a zero.
 fn pad2(e: Expr) -> Expr {
@@ -544,6 +227,11 @@ fn format_with(
     }
 }
 
+/// MySQL's `DATE_FORMAT(x, format)` (also the `date_values` rule's `FROM_UNIXTIME(n, format)`).
+pub(crate) fn mysql_format(x: Expr, format: &Expr) -> Expr {
+    format_with("DATE_FORMAT", x, format, mysql_pieces, Dialect::Mysql)
+}
+
 /// True when a `TO_CHAR` template formats a number (`'999.99'`, `'FM0000'`).
 fn is_number_template(format: &str) -> bool {
     let upper = format.to_ascii_uppercase();
@@ -558,7 +246,7 @@ fn is_number_template(format: &str) -> bool {
 fn translate_call(name: &str, args: Vec<Expr>, dialect: Dialect) -> Option<Expr> {
     use Dialect::*;
     Some(match (name, dialect, args.as_slice()) {
-        ("DATE_FORMAT", Mysql, [x, f]) => format_with(name, x.clone(), f, mysql_pieces, dialect),
+        ("DATE_FORMAT", Mysql, [x, f]) => mysql_format(x.clone(), f),
         ("STRFTIME", Duckdb, [a, b]) => {
             let (x, f) = match (string_value(a), string_value(b)) {
                 (_, Some(_)) => (a, b),
@@ -571,7 +259,7 @@ fn translate_call(name: &str, args: Vec<Expr>, dialect: Dialect) -> Option<Expr>
                     ))
                 }
             };
-            format_with(name, x.clone(), f, c_pieces, dialect)
+            format_with(name, x.clone(), f, |s| c_pieces(s, dialect), dialect)
         }
         ("TO_CHAR" | "TO_VARCHAR", Postgres | Snowflake, [x, f]) => {
             if string_value(f).is_some_and(is_number_template) {
@@ -587,12 +275,12 @@ fn translate_call(name: &str, args: Vec<Expr>, dialect: Dialect) -> Option<Expr>
         }
         ("FORMAT_DATE" | "FORMAT_DATETIME" | "FORMAT_TIME", Bigquery, [f, x])
         | ("FORMAT_TIMESTAMP", Bigquery, [f, x]) => {
-            format_with(name, x.clone(), f, c_pieces, dialect)
+            format_with(name, x.clone(), f, |s| c_pieces(s, dialect), dialect)
         }
         ("FORMAT_TIMESTAMP", Bigquery, [f, x, zone])
             if string_value(zone).is_some_and(|z| z.eq_ignore_ascii_case("UTC")) =>
         {
-            format_with(name, x.clone(), f, c_pieces, dialect)
+            format_with(name, x.clone(), f, |s| c_pieces(s, dialect), dialect)
         }
         ("MONTHNAME" | "DAYNAME", Mysql | Duckdb | Snowflake, [x]) => {
             let abbreviated = dialect == Snowflake;
@@ -609,24 +297,6 @@ fn translate_call(name: &str, args: Vec<Expr>, dialect: Dialect) -> Option<Expr>
     })
 }
 
-struct Rewrite(Dialect);
-
-impl VisitorMut for Rewrite {
-    type Break = ();
-
-    fn post_visit_expr(&mut self, e: &mut Expr) -> ControlFlow<()> {
-        if let Expr::Function(f) = e {
-            let name = function_name(f);
-            if let Some(args) = plain_args(f) {
-                if let Some(new) = translate_call(&name, args, self.0) {
-                    *e = new;
-                }
-            }
-        }
-        ControlFlow::Continue(())
-    }
-}
-
 impl Rule for DateFormat {
     fn name(&self) -> &'static str {
         "date_format"
@@ -637,7 +307,7 @@ impl Rule for DateFormat {
     }
 
     fn apply(&self, statement: &mut Statement, dialect: Dialect) {
-        let _ = statement.visit(&mut Rewrite(dialect));
+        super::calls::rewrite_calls(statement, dialect, translate_call);
     }
 }
 
@@ -677,13 +347,27 @@ mod tests {
     }
 
     #[test]
+    fn duckdb_strftime_leaves_the_strftime_of_the_other_date_rules_alone() {
+        use crate::parse::{dialect::tag, translate::sqlite_text};
+        let sql = "SELECT EPOCH(ts), EXTRACT(EPOCH FROM ts), STRFTIME(ts, '%-d') FROM t";
+        let text = sqlite_text(&tag(sql, Dialect::Duckdb))
+            .unwrap()
+            .into_owned();
+        assert!(!text.contains("sqlsim_untranslated"), "{text}");
+        assert!(
+            text.contains("CAST(strftime('%s', ts) AS INTEGER)"),
+            "{text}"
+        );
+    }
+
+    #[test]
     fn unsupported_codes_are_named() {
         assert_eq!(
             printed(&mysql_pieces("%D %M"), &d()),
             Err(NoTranslation("%D".to_string()))
         );
         assert_eq!(
-            printed(&c_pieces("%f"), &d()),
+            printed(&c_pieces("%f", Dialect::Duckdb), &d()),
             Err(NoTranslation("%f".to_string()))
         );
         assert!(is_number_template("FM999.00"));

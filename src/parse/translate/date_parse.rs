@@ -19,18 +19,15 @@
 //! day, or midnight, as PostgreSQL, Snowflake, DuckDB and BigQuery fill it. The result is a date
 //! for `TO_DATE`, `PARSE_DATE` and a MySQL format without time codes, a timestamp otherwise.
 //!
-//! No faithful translation: a format that is not a literal; names of months and days, 12-hour
+//! No faithful translation: a format that is not a literal; BigQuery's `DATE(x, zone)` and
+//! `DATETIME(x, zone)` in a zone other than UTC, and `DATETIME(date, time)`; names of months and days, 12-hour
 //! clocks and other codes of variable width; MySQL formats without a year, month and day (their
 //! result depends on MySQL's `sql_mode`).
 
-use std::ops::ControlFlow;
+use sqlparser::ast::{BinaryOperator, Expr, Statement};
 
-use sqlparser::ast::{BinaryOperator, Expr, Statement, VisitMut, VisitorMut};
-
-use super::date_format::{c_pieces, mysql_pieces, template_pieces, Piece};
-use super::temporal::{
-    binary, case, concat, function_name, minus, number, plain_args, string, string_value,
-};
+use super::date_codes::{c_pieces, mysql_pieces, template_pieces, Piece};
+use super::temporal::{binary, case, concat, minus, number, string, string_value};
 use super::{call, untranslated, NoTranslation, Rule};
 use crate::parse::dialect::Dialect;
 
@@ -166,6 +163,7 @@ fn snowflake_convert(function: &str, x: &Expr) -> Expr {
 fn translate_call(name: &str, args: Vec<Expr>, dialect: Dialect) -> Option<Expr> {
     use Dialect::*;
     let template = |s: &str| template_pieces(s, dialect);
+    let c_codes = |s: &str| c_pieces(s, dialect);
     Some(match (name, dialect, args.as_slice()) {
         ("STR_TO_DATE", Mysql, [x, f]) => {
             parse_with(name, x, f, mysql_pieces, Result::ByFormat, dialect)
@@ -178,13 +176,18 @@ fn translate_call(name: &str, args: Vec<Expr>, dialect: Dialect) -> Option<Expr>
         }
         ("TO_DATE" | "DATE", Snowflake, [x]) => snowflake_convert("date", x),
         ("TO_TIMESTAMP" | "TO_TIMESTAMP_NTZ", Snowflake, [x]) => snowflake_convert("datetime", x),
-        ("STRPTIME", Duckdb, [x, f]) => {
-            parse_with(name, x, f, c_pieces, Result::Timestamp, dialect)
-        }
-        ("PARSE_DATE", Bigquery, [f, x]) => parse_with(name, x, f, c_pieces, Result::Date, dialect),
+        ("STRPTIME", Duckdb, [x, f]) => parse_with(name, x, f, c_codes, Result::Timestamp, dialect),
+        ("PARSE_DATE", Bigquery, [f, x]) => parse_with(name, x, f, c_codes, Result::Date, dialect),
         ("PARSE_DATETIME" | "PARSE_TIMESTAMP", Bigquery, [f, x]) => {
-            parse_with(name, x, f, c_pieces, Result::Timestamp, dialect)
+            parse_with(name, x, f, c_codes, Result::Timestamp, dialect)
         }
+        // BigQuery's DATE(timestamp, zone), DATETIME(timestamp, zone), DATETIME(date, time)
+        ("DATE" | "DATETIME", Bigquery, [x, zone])
+            if string_value(zone).is_some_and(|z| z.eq_ignore_ascii_case("UTC")) =>
+        {
+            call(&name.to_ascii_lowercase(), vec![x.clone()])
+        }
+        ("DATE" | "DATETIME", Bigquery, [_, _]) => untranslated(name, dialect, args),
         ("MAKE_DATE", Postgres | Duckdb, [y, m, d]) | ("DATE", Bigquery, [y, m, d]) => {
             make_date(y, m, d)
         }
@@ -222,24 +225,6 @@ fn translate_call(name: &str, args: Vec<Expr>, dialect: Dialect) -> Option<Expr>
     })
 }
 
-struct Rewrite(Dialect);
-
-impl VisitorMut for Rewrite {
-    type Break = ();
-
-    fn post_visit_expr(&mut self, e: &mut Expr) -> ControlFlow<()> {
-        if let Expr::Function(f) = e {
-            let name = function_name(f);
-            if let Some(args) = plain_args(f) {
-                if let Some(new) = translate_call(&name, args, self.0) {
-                    *e = new;
-                }
-            }
-        }
-        ControlFlow::Continue(())
-    }
-}
-
 impl Rule for DateParse {
     fn name(&self) -> &'static str {
         "date_parse"
@@ -250,7 +235,7 @@ impl Rule for DateParse {
     }
 
     fn apply(&self, statement: &mut Statement, dialect: Dialect) {
-        let _ = statement.visit(&mut Rewrite(dialect));
+        super::calls::rewrite_calls(statement, dialect, translate_call);
     }
 }
 
@@ -284,7 +269,7 @@ mod tests {
         .unwrap();
         assert_eq!(
             e.to_string(),
-            "date(substr(x, 7, 4) || '-' || substr(x, 4, 2) || '-' || substr(x, 1, 2))"
+            "date((((substr(x, 7, 4) || '-') || substr(x, 4, 2)) || '-') || substr(x, 1, 2))"
         );
     }
 

@@ -21,7 +21,8 @@
 //! MySQL's `WEEKDAY` is 0 (Monday) to 6. PostgreSQL's `SECOND` keeps the fraction of a second
 //! and its `EPOCH` too (as DuckDB's); the other engines' seconds are whole. A week is the ISO
 //! week in PostgreSQL and DuckDB, computed from the ISO week's Thursday; BigQuery's `WEEK` and
-//! MySQL's `WEEK(x)` count weeks starting on Sunday (`WEEK(MONDAY)`: SQLite's `%W`).
+//! MySQL's `WEEK(x)` count weeks starting on Sunday (`WEEK(MONDAY)` and MySQL's mode 5: SQLite's
+//! `%W`; MySQL's mode 3 is the ISO week).
 //! `EXTRACT(YEAR FROM AGE(a, b))` and `EXTRACT(MONTH FROM AGE(a, b))` are the whole years and
 //! months from `b` to `a`; `EXTRACT(EPOCH FROM a - b)` the seconds between two timestamps and
 //! `EXTRACT(DAY FROM a - b)` the whole days. `YEAR()` and the like in PostgreSQL and BigQuery,
@@ -29,7 +30,8 @@
 //!
 //! No faithful translation: fractions of a second below the millisecond (SQLite keeps
 //! milliseconds), time zones, Snowflake's `WEEK` (it depends on session parameters), MySQL's
-//! `WEEK(x, mode)` for a mode other than 0, and other parts of an `AGE` or a difference.
+//! `WEEK(x, mode)` for a mode other than 0, 3 and 5, and other parts of an `AGE` or a
+//! difference.
 
 use std::ops::ControlFlow;
 
@@ -161,11 +163,12 @@ fn part_of_interval(unit: Unit, arg: &Expr, dialect: Dialect) -> Option<Expr> {
                 _ => untranslated(&name(unit), dialect, args),
             })
         }
+        // a difference of two timestamps, not a timestamp minus an interval or a number of days
         Expr::BinaryOp {
             left,
             op: BinaryOperator::Minus,
             right,
-        } => Some(match unit {
+        } if !is_interval_or_number(left) && !is_interval_or_number(right) => Some(match unit {
             Unit::Epoch => minus(
                 epoch_with_fraction((**left).clone()),
                 epoch_with_fraction((**right).clone()),
@@ -182,6 +185,16 @@ fn part_of_interval(unit: Unit, arg: &Expr, dialect: Dialect) -> Option<Expr> {
         }),
         Expr::Nested(inner) => part_of_interval(unit, inner, dialect),
         _ => None,
+    }
+}
+
+/// True for an interval or a number, which subtracted from a date gives a date.
+fn is_interval_or_number(e: &Expr) -> bool {
+    match e {
+        Expr::Interval(_) => true,
+        Expr::Value(v) => matches!(v.value, sqlparser::ast::Value::Number(..)),
+        Expr::Nested(inner) => is_interval_or_number(inner),
+        _ => false,
     }
 }
 
@@ -259,13 +272,24 @@ fn translate_function(name: &str, args: Vec<Expr>, dialect: Dialect) -> Option<E
             None => untranslated(&label, dialect, args),
         });
     }
-    // MySQL's WEEK(x) and WEEK(x, 0): weeks starting on Sunday
+    // MySQL's WEEK(x) and WEEK(x, 0): weeks starting on Sunday, 0 before the first one;
+    // mode 3: ISO weeks; mode 5: weeks starting on Monday, 0 before the first one
     if name == "WEEK" && dialect == Dialect::Mysql {
         return Some(match args.as_slice() {
             [x] => sunday_weeks(x.clone()),
-            [x, mode] if integer_value(mode) == Some(0) => sunday_weeks(x.clone()),
+            [x, mode] => match integer_value(mode) {
+                Some(0) => sunday_weeks(x.clone()),
+                Some(3) => iso_week(x.clone()),
+                Some(5) => int_part("%W", x.clone()),
+                _ => untranslated("WEEK with a mode", dialect, args),
+            },
             _ => untranslated("WEEK with a mode", dialect, args),
         });
+    }
+    // MySQL's WEEKDAY: Monday 0 to Sunday 6
+    if name == "WEEKDAY" && dialect == Dialect::Mysql {
+        let [x] = <[Expr; 1]>::try_from(args).ok()?;
+        return Some(modulo(plus(weekday_from_sunday(x), number(6)), number(7)));
     }
     let unit = function_part(name, dialect)?;
     let [x] = <[Expr; 1]>::try_from(args.clone()).ok()?;

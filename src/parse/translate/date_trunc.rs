@@ -18,7 +18,7 @@
 //! standard SQL (a date for a date, a timestamp for a value with a time). Weeks start on Monday,
 //! except BigQuery's `WEEK`, which starts on Sunday; a quarter starts in January, April, July or
 //! October. No faithful translation: decades, centuries, millennia, fractions of a second,
-//! BigQuery's `WEEK(<day>)` and time zones.
+//! BigQuery's `WEEK(<day>)`, `FLOOR(x TO WEEK)` and time zones.
 
 use std::ops::ControlFlow;
 
@@ -183,9 +183,11 @@ impl VisitorMut for Rewrite {
             } if !matches!(field, sqlparser::ast::DateTimeField::NoDateTime) => {
                 let x = (**expr).clone();
                 let construct = format!("FLOOR(x TO {field})");
+                // weeks: the first day of Calcite's week is not the standard's to say
+                let unit = unit_of_field(field).filter(|u| *u != Unit::Week);
                 *e = truncate(
                     &construct,
-                    unit_of_field(field),
+                    unit,
                     x.clone(),
                     Shape::LikeInput,
                     false,

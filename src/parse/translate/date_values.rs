@@ -31,6 +31,7 @@ use sqlparser::ast::{
     DataType, Expr, Function, FunctionArguments, Statement, TimezoneInfo, VisitMut, VisitorMut,
 };
 
+use super::date_format::mysql_format;
 use super::temporal::{
     epoch_seconds, epoch_with_fraction, function_name, integer, minus, number, plain_args, plus,
     string, string_value, takes_no_args, times,
@@ -107,13 +108,9 @@ fn translate_call(name: &str, args: Vec<Expr>, dialect: Dialect) -> Option<Expr>
         },
         ("FROM_UNIXTIME", Mysql) => match args.len() {
             1 => call("datetime", vec![args[0].clone(), string("unixepoch")]),
-            // formatted by the `date_format` rule, which comes next
-            2 => call(
-                "DATE_FORMAT",
-                vec![
-                    call("datetime", vec![args[0].clone(), string("unixepoch")]),
-                    args[1].clone(),
-                ],
+            2 => mysql_format(
+                call("datetime", vec![args[0].clone(), string("unixepoch")]),
+                &args[1],
             ),
             _ => return None,
         },

@@ -17,14 +17,15 @@
 //! every argument is: each argument is replaced by the first non-NULL value of the arguments
 //! starting with it (sqlglot's spelling), which changes nothing when it is not NULL and otherwise
 //! is another argument's value, so the largest non-NULL value wins. A single argument is itself
-//! (`MAX(x)` alone would be the aggregate).
+//! (`MAX(x)` alone would be the aggregate). That form copies each argument once per argument:
+//! past 4 KiB of copies (nested calls multiply them) it is left untranslated.
 
 use std::ops::ControlFlow;
 
 use sqlparser::ast::{Expr, Statement, VisitMut, VisitorMut};
 
 use super::calls::{name, plain_args};
-use super::{call, Rule};
+use super::{call, untranslated, Rule};
 use crate::parse::dialect::Dialect;
 
 /// See the module documentation.
@@ -35,12 +36,29 @@ fn skips_nulls(dialect: Dialect) -> bool {
     matches!(dialect, Dialect::Postgres | Dialect::Duckdb)
 }
 
+/// Most bytes of arguments the NULL-skipping form may copy (it writes each argument once per
+/// argument, and nested calls multiply that).
+const MAX_COPIED_BYTES: usize = 4_096;
+
+fn function_name(function: &str) -> &'static str {
+    if function == "MAX" {
+        "GREATEST"
+    } else {
+        "LEAST"
+    }
+}
+
 fn translate(function: &str, mut args: Vec<Expr>, dialect: Dialect) -> Expr {
     if args.len() == 1 {
         return args.remove(0);
     }
     if skips_nulls(dialect) {
         let n = args.len();
+        let size: usize = args.iter().map(|a| a.to_string().len()).sum();
+        if size * n > MAX_COPIED_BYTES {
+            let construct = format!("{} of this size", function_name(function));
+            return untranslated(&construct, dialect, args);
+        }
         args = (0..n)
             .map(|i| {
                 call(

@@ -19,8 +19,9 @@
 //! `FETCH {FIRST | NEXT} [n] {ROW | ROWS} ONLY` (1 row without a count) keep the same rows as
 //! `LIMIT`/`OFFSET`; an OFFSET without a limit is `LIMIT -1 OFFSET n` (sqlglot's spelling; -1
 //! is no limit in SQLite). `TOP ... PERCENT`, `WITH TIES` and `FETCH ... PERCENT` have no
-//! translation. Standard SQL's FETCH is left to the normalization pass `fetch_as_limit`, which
-//! reads it as the SQLite default dialect does (Calcite's printing).
+//! translation. Standard SQL (`ansi`, Calcite's printing) reads the same: its FETCH becomes a
+//! LIMIT here, so that the text runs on SQLite everywhere (the normalization pass
+//! `fetch_as_limit` reads it the same way in SQLite text).
 
 use std::ops::ControlFlow;
 
@@ -68,9 +69,6 @@ impl Rewrite {
                 return Some(Ok(count));
             }
         }
-        if self.0 == Dialect::Ansi {
-            return None;
-        }
         let fetch = q.fetch.take()?;
         let count = fetch.quantity.unwrap_or_else(|| int(1));
         if fetch.percent || fetch.with_ties {
@@ -88,9 +86,6 @@ impl VisitorMut for Rewrite {
     type Break = ();
 
     fn pre_visit_query(&mut self, q: &mut Query) -> ControlFlow<()> {
-        if self.0 == Dialect::Ansi && q.fetch.is_some() {
-            return ControlFlow::Continue(());
-        }
         let requested = self.requested(q);
         let (mut limit, offset) = match q.limit_clause.take() {
             None => (None, None),

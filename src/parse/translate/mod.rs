@@ -22,20 +22,28 @@ pub(crate) mod calls;
 pub(crate) mod casts;
 pub(crate) mod concat;
 pub(crate) mod conditionals;
+pub(crate) mod count_distinct;
 pub(crate) mod date_arithmetic;
+pub(crate) mod date_codes;
 pub(crate) mod date_diff;
 pub(crate) mod date_format;
 pub(crate) mod date_parse;
 pub(crate) mod date_parts;
 pub(crate) mod date_trunc;
 pub(crate) mod date_values;
+pub(crate) mod derived_columns;
 pub(crate) mod division;
 pub(crate) mod greatest_least;
+pub(crate) mod grouping_sets;
 pub(crate) mod limits;
 pub(crate) mod null_ordering;
 pub(crate) mod operators;
+pub(crate) mod outputs;
 pub(crate) mod qualify;
 pub mod quoting;
+pub(crate) mod row_values;
+pub(crate) mod set_operations_all;
+pub(crate) mod statistics;
 pub(crate) mod string_aggregates;
 pub(crate) mod string_case;
 pub(crate) mod string_functions;
@@ -85,15 +93,19 @@ pub trait Rule: Sync {
 ///    quotients they write are SQLite's) and before the date rules. `concat` before every rule
 ///    that writes `||` (`string_aggregates`), since MySQL's `||` is OR; `string_search` before
 ///    `string_case`, which lowers MySQL's `INSTR` arguments; `string_aggregates` before
-///    `aggregates`, which moves a FILTER into the GROUP_CONCAT it wrote; `qualify` before
-///    `limits`, which reads the TOP it leaves on the outer query.
+///    `aggregates`, which moves a FILTER into the GROUP_CONCAT it wrote; `statistics` (which
+///    moves its own FILTER) and `count_distinct` before `aggregates`, which moves a FILTER into
+///    one-argument aggregates only; `grouping_sets` after them all, since it tells SQLite's
+///    aggregates from the keys it sets to NULL; `qualify` before `limits`, which reads the TOP
+///    it leaves on the outer query.
 /// 5. The date and time rules last, after every rule that reads the dialect's operators: they
 ///    write SQLite's own integer `/` and `||`, which `division` (and a rule for MySQL's `||`)
 ///    must not reinterpret, and they read casts in SQLite's spelling (`date(x)`). Among them,
-///    `date_values` first: `CURRENT_DATE`, `date('..')` in SQLite's spelling tell the later
-///    ones a date from a timestamp, and its `FROM_UNIXTIME(n, format)` is a `DATE_FORMAT` for
-///    `date_format`. `date_parts` before `date_diff`, which leaves an `AGE` untranslated that is
-///    not inside `EXTRACT(YEAR|MONTH FROM AGE(..))`. `date_arithmetic` before `date_diff`, whose
+///    `date_format` first: DuckDB's `STRFTIME` takes SQLite's argument order too, so it must
+///    not see the `strftime('%s', x)` the others write. Then `date_values`: `CURRENT_DATE`,
+///    `date('..')` in SQLite's spelling tell the later ones a date from a timestamp.
+///    `date_parts` before `date_diff`, which leaves an `AGE` untranslated that is not inside
+///    `EXTRACT(YEAR|MONTH FROM AGE(..))`. `date_arithmetic` before `date_diff`, whose
 ///    `date - date` must see a date minus an interval already moved.
 pub static RULES: &[&dyn Rule] = &[
     &quoting::Quoting,
@@ -108,14 +120,20 @@ pub static RULES: &[&dyn Rule] = &[
     &string_functions::StringFunctions,
     &string_case::StringCase,
     &string_aggregates::StringAggregates,
+    &statistics::Statistics,
+    &count_distinct::CountDistinct,
     &aggregates::Aggregates,
+    &grouping_sets::GroupingSets,
+    &set_operations_all::SetOperationsAll,
+    &derived_columns::DerivedColumns,
+    &row_values::RowValues,
     &arithmetic::Arithmetic,
     &operators::Operators,
     &qualify::Qualify,
     &limits::Limits,
+    &date_format::DateFormat,
     &date_values::DateValues,
     &date_parts::DateParts,
-    &date_format::DateFormat,
     &date_parse::DateParse,
     &date_trunc::DateTrunc,
     &date_arithmetic::DateArithmetic,
@@ -170,13 +188,48 @@ pub fn sqlite_text(sql: &str) -> Result<Cow<'_, str>> {
     if dialect == Dialect::Sqlite {
         return Ok(Cow::Borrowed(sql));
     }
-    let translated: Arc<Result<String>> = CACHE.get().get_or_insert_with(sql, || {
-        super::parse_in(dialect, body).map(|statements| print(&translate(statements, dialect)))
-    });
+    let translated: Arc<Result<String>> = CACHE
+        .get()
+        .get_or_insert_with(sql, || on_translation_stack(|| translated(dialect, body)));
     match translated.as_ref() {
         Ok(text) => Ok(Cow::Owned(text.clone())),
         Err(e) => Err(e.clone()),
     }
+}
+
+/// Stack of the thread a translation runs on: the rules recurse over the dialect's syntax tree,
+/// whose depth the dialect parsers bound less tightly than the SQLite path's limits, and a host
+/// thread's stack may be small.
+const TRANSLATION_STACK_BYTES: usize = 256 << 20;
+
+/// Longest translation kept, as a multiple of the text translated (plus [`TRANSLATION_SLACK`]):
+/// a rule that copies an argument (`GREATEST` in PostgreSQL) must not grow a query without bound.
+const TRANSLATION_GROWTH: usize = 16;
+const TRANSLATION_SLACK: usize = 64 << 10;
+
+fn translated(dialect: Dialect, body: &str) -> Result<String> {
+    let text = print(&translate(super::parse_in(dialect, body)?, dialect));
+    if text.len() > body.len() * TRANSLATION_GROWTH + TRANSLATION_SLACK {
+        return Err(crate::error::Error::Limit(format!(
+            "the {} query's SQLite translation is over {} times its size",
+            dialect.name(),
+            TRANSLATION_GROWTH
+        )));
+    }
+    Ok(text)
+}
+
+/// `work` on a thread of its own with [`TRANSLATION_STACK_BYTES`] of stack (reserved, not
+/// committed); a panic in it is an error, never the host's.
+fn on_translation_stack(work: impl FnOnce() -> Result<String> + Send) -> Result<String> {
+    let failed = || crate::error::Error::Limit("the dialect translation failed".into());
+    std::thread::scope(|scope| {
+        let builder = std::thread::Builder::new()
+            .name("sqlsim-translate".into())
+            .stack_size(TRANSLATION_STACK_BYTES);
+        let handle = builder.spawn_scoped(scope, work).map_err(|_| failed())?;
+        handle.join().map_err(|_| failed())?
+    })
 }
 
 /// The construct a SQLite text leaves untranslated ("DATE_TRUNC in postgres"), if any: the first
@@ -255,6 +308,25 @@ mod tests {
         assert_eq!(
             untranslated_construct(&quote).as_deref(),
             Some("a'b in mysql")
+        );
+    }
+
+    #[test]
+    fn a_long_interval_chain_translates_on_its_own_stack_from_a_small_one() {
+        let chain = vec!["INTERVAL '1 day'"; 380].join(" + ");
+        let sql = tag(
+            &format!("SELECT a FROM t WHERE d > {chain}"),
+            Dialect::Postgres,
+        )
+        .into_owned();
+        let small = std::thread::Builder::new().stack_size(256 << 10);
+        let outcome = small
+            .spawn(move || sqlite_text(&sql).map(|t| t.len()))
+            .unwrap()
+            .join();
+        assert!(
+            outcome.is_ok(),
+            "the translation overflowed the caller's stack"
         );
     }
 

@@ -6,11 +6,6 @@
 //! SELECT a FROM t WHERE b LIKE 'Ab%' AND c ILIKE '%x%' AND d LIKE '%2012%'
 //! -- after
 //! SELECT a FROM t WHERE glob('Ab*', b) AND c LIKE '%x%' AND d LIKE '%2012%'
-//! -- before (mysql: its default collation ignores case)
-//! SELECT a FROM t WHERE b = 'Anna' AND c IN ('X', 'y') AND LOCATE('a', d) > 0
-//! -- after
-//! SELECT a FROM t WHERE b = 'Anna' COLLATE NOCASE AND c COLLATE NOCASE IN ('X', 'y')
-//!   AND INSTR(LOWER(d), 'a') > 0
 //! ```
 //!
 //! SQLite's LIKE ignores the case of ASCII letters; PostgreSQL's, DuckDB's, Snowflake's,
@@ -22,24 +17,17 @@
 //! PostgreSQL, MySQL and BigQuery (none in the others); a non-literal pattern with one has no
 //! translation. `ILIKE` ignores case: SQLite's LIKE (ASCII letters only, as everywhere here).
 //!
-//! MySQL's default collation (`utf8mb4_0900_ai_ci`) compares text without case. A comparison
-//! (`=`, `<>`, `<`, ..., simple `CASE`) with a text literal holding an ASCII letter compares
-//! under SQLite's `NOCASE` collation, put on the literal; `IN` lists and `BETWEEN` put it on the
-//! tested value, whose collation SQLite uses there. MySQL's LIKE keeps SQLite's LIKE (a backslash
-//! in the pattern escapes, as in MySQL). `INSTR` (after rule `string_search`, so also LOCATE and
-//! POSITION) searches in the lower-cased text. What stays: comparisons of two columns, GROUP BY,
-//! DISTINCT, ORDER BY, MIN/MAX and joins compare with case, and the collation's accent and
-//! Unicode folding is not SQLite's (docs/dialects.md, known limits). A `COLLATE` naming a
-//! collation SQLite lacks has no translation.
+//! MySQL's LIKE ignores case as SQLite's does, and keeps SQLite's LIKE (a backslash in the
+//! pattern escapes, as in MySQL). MySQL's default collation (`utf8mb4_0900_ai_ci`) also compares
+//! text with `=`, `<`, `IN` and `INSTR` without case; those stay SQLite's case-sensitive
+//! comparisons, as in sqlglot's translation (docs/dialects.md, known limits, says why). A
+//! `COLLATE` naming a collation SQLite lacks has no translation.
 
 use std::ops::ControlFlow;
 
-use sqlparser::ast::{
-    BinaryOperator, Expr, Ident, ObjectName, ObjectNamePart, Statement, UnaryOperator, VisitMut,
-    VisitorMut,
-};
+use sqlparser::ast::{Expr, ObjectName, Statement, UnaryOperator, VisitMut, VisitorMut};
 
-use super::calls::{name, plain_args, take, text, text_literal};
+use super::calls::{take, text, text_literal};
 use super::{call, untranslated, Rule};
 use crate::parse::dialect::Dialect;
 
@@ -132,30 +120,6 @@ fn escape_of(clause: Option<&Expr>, dialect: Dialect) -> Result<Option<char>, ()
     }
 }
 
-fn nocase(e: Expr) -> Expr {
-    Expr::Collate {
-        expr: Box::new(super::calls::nested(e)),
-        collation: ObjectName(vec![ObjectNamePart::Identifier(Ident::new("NOCASE"))]),
-    }
-}
-
-/// A text literal whose comparison ignores case in MySQL.
-fn cased_literal(e: &Expr) -> bool {
-    text_literal(e).is_some_and(|s| has_letter(s) && !looks_numeric(s))
-}
-
-/// Whether SQLite would read text `s` as a number (`'1e5'`).
-fn looks_numeric(s: &str) -> bool {
-    let t = s.trim();
-    t.starts_with(|c: char| c.is_ascii_digit() || matches!(c, '+' | '-' | '.'))
-        && t.parse::<f64>().is_ok()
-}
-
-fn is_comparison(op: &BinaryOperator) -> bool {
-    use BinaryOperator::*;
-    matches!(op, Eq | NotEq | Lt | LtEq | Gt | GtEq)
-}
-
 struct Rewrite(Dialect);
 
 impl Rewrite {
@@ -194,46 +158,9 @@ impl Rewrite {
         }
     }
 
-    /// MySQL's comparisons with a text literal, under NOCASE.
+    /// MySQL's LIKE with a backslash in its pattern: an escape, as SQLite needs it said.
     fn mysql(&self, e: &mut Expr) {
         match e {
-            Expr::BinaryOp { left, op, right } if is_comparison(op) => {
-                if cased_literal(right) {
-                    **right = nocase(take(right));
-                } else if cased_literal(left) {
-                    **left = nocase(take(left));
-                }
-            }
-            Expr::InList { expr, list, .. } if list.iter().any(cased_literal) => {
-                **expr = nocase(take(expr));
-            }
-            Expr::Between {
-                expr, low, high, ..
-            } if cased_literal(low) || cased_literal(high) => {
-                **expr = nocase(take(expr));
-            }
-            Expr::Case {
-                operand: Some(_),
-                conditions,
-                ..
-            } => {
-                for w in conditions
-                    .iter_mut()
-                    .filter(|w| cased_literal(&w.condition))
-                {
-                    w.condition = nocase(take(&mut w.condition));
-                }
-            }
-            Expr::Function(f) if name(f) == "instr" => {
-                if let Some([haystack, needle]) = plain_args(f).as_deref() {
-                    let needle = match text_literal(needle) {
-                        Some(s) if !has_letter(s) => return,
-                        Some(s) => text(&s.to_ascii_lowercase()),
-                        None => call("LOWER", vec![needle.clone()]),
-                    };
-                    *e = call("INSTR", vec![call("LOWER", vec![haystack.clone()]), needle]);
-                }
-            }
             Expr::Like {
                 pattern,
                 escape_char: escape_char @ None,

@@ -9,8 +9,8 @@
 
 use sqlparser::ast::helpers::attached_token::AttachedToken;
 use sqlparser::ast::{
-    BinaryOperator, CaseWhen, CastKind, DataType, DateTimeField, Expr, Function, FunctionArg,
-    FunctionArgExpr, FunctionArguments, Value,
+    BinaryOperator, CaseWhen, CastKind, DataType, DateTimeField, Expr, Function, FunctionArguments,
+    Value,
 };
 
 use super::call;
@@ -166,37 +166,15 @@ pub(crate) fn integer_value(e: &Expr) -> Option<i64> {
 
 /// The upper-case name of a function (its last part).
 pub(crate) fn function_name(f: &Function) -> String {
-    f.name
-        .0
-        .last()
-        .and_then(|p| p.as_ident())
-        .map(|i| i.value.to_ascii_uppercase())
-        .unwrap_or_default()
+    super::calls::name(f).to_ascii_uppercase()
 }
 
-/// The arguments of a plain call `f(a, b)`, or None for a call with named arguments, `*`,
-/// `DISTINCT`, clauses, `FILTER`, `OVER` or no parentheses.
+/// The arguments of a plain call `f(a, b)` ([`super::calls::plain_args`]), or None for a name
+/// without parentheses (`CURRENT_DATE`).
 pub(crate) fn plain_args(f: &Function) -> Option<Vec<Expr>> {
-    if f.filter.is_some() || f.over.is_some() || !f.within_group.is_empty() {
-        return None;
-    }
-    if !matches!(f.parameters, FunctionArguments::None) {
-        return None;
-    }
-    match &f.args {
-        FunctionArguments::List(list) if list.duplicate_treatment.is_none() => {
-            if !list.clauses.is_empty() {
-                return None;
-            }
-            list.args
-                .iter()
-                .map(|a| match a {
-                    FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => Some(e.clone()),
-                    _ => None,
-                })
-                .collect()
-        }
-        _ => None,
+    match f.args {
+        FunctionArguments::None => None,
+        _ => super::calls::plain_args(f),
     }
 }
 
@@ -393,10 +371,17 @@ pub(crate) enum Kind {
     Unknown,
 }
 
-/// The kind of `e` where its spelling says it: `date(..)`, `CURRENT_DATE` are dates,
-/// `datetime(..)`, `CURRENT_TIMESTAMP` timestamps.
+/// The kind of `e` where its spelling says it: `date(..)`, `CURRENT_DATE`, `CAST(.. AS DATE)`
+/// are dates, `datetime(..)`, `CURRENT_TIMESTAMP`, `CAST(.. AS TIMESTAMP)` timestamps.
 pub(crate) fn kind_of(e: &Expr) -> Kind {
     match e {
+        Expr::Cast { data_type, .. } => match data_type {
+            DataType::Date => Kind::Date,
+            DataType::Timestamp(..) | DataType::Datetime(_) | DataType::TimestampNtz(_) => {
+                Kind::Timestamp
+            }
+            _ => Kind::Unknown,
+        },
         Expr::Function(f) => match function_name(f).as_str() {
             "DATE" | "CURRENT_DATE" => Kind::Date,
             "DATETIME" | "CURRENT_TIMESTAMP" => Kind::Timestamp,
@@ -552,25 +537,5 @@ fn amount_expr(a: Amount) -> Expr {
         Amount::Literal(n) if n.fract() == 0.0 => number(n as i64),
         Amount::Literal(n) => Expr::value(Value::Number(n.to_string(), false)),
         Amount::Expr(e) => e,
-    }
-}
-
-#[cfg(test)]
-mod probe {
-    /// TEMPORARY: prints translations of the cases in $PROBE (dialect<TAB>sql per line).
-    #[test]
-    #[ignore]
-    fn probe_translations() {
-        let path = std::env::var("PROBE").unwrap_or_default();
-        let text = std::fs::read_to_string(path).unwrap_or_default();
-        for line in text.lines().filter(|l| !l.trim().is_empty()) {
-            let (d, sql) = line.split_once('\t').unwrap();
-            let dialect = crate::parse::dialect::Dialect::from_name(d).unwrap();
-            let tagged = crate::parse::dialect::tag(sql, dialect);
-            match crate::parse::translate::sqlite_text(&tagged) {
-                Ok(t) => println!("OUT\t{d}\t{sql}\t{t}"),
-                Err(e) => println!("ERR\t{d}\t{sql}\t{e}"),
-            }
-        }
     }
 }

@@ -1,7 +1,9 @@
 //! Unit tests of ParSEval as a whole, on small schemas: the databases generated for a query
-//! (`generation`) and the verdicts on pairs (`verdicts`).
+//! (`generation`), the verdicts on pairs (`verdicts`) and under the leniency options
+//! (`leniency`).
 
 mod generation;
+mod leniency;
 mod verdicts;
 
 use super::verdict::decide::{decide, schema_for};

@@ -412,3 +412,24 @@ fn an_average_over_a_join_that_repeats_a_row_differs_from_one_over_in() {
     let d = decide(OVER_JOIN, pred, s, &Options::default());
     assert_eq!(d.value(), Some(0), "{}", d.reason());
 }
+
+#[test]
+fn a_translation_that_sqlite_rejects_disproves_nothing() {
+    use crate::parse::dialect::{tag, Dialect};
+    let gold = "SELECT name FROM singer WHERE age IN (SELECT age FROM singer WHERE country = 'x')";
+    // standard SQL's quantified comparison, which SQLite lacks and the translation keeps
+    let any =
+        "SELECT name FROM singer WHERE age = ANY (SELECT age FROM singer WHERE country = 'x')";
+    let d = verdict(gold, &tag(any, Dialect::Ansi));
+    assert_eq!(d.value(), None, "{}", d.reason());
+    assert!(d.reason().contains("translation fails"), "{}", d.reason());
+    // a prediction that SQLite rejects in its own dialect still fails
+    let d = verdict(
+        gold,
+        "SELECT name FROM singer WHERE age = ANY (SELECT age FROM singer)",
+    );
+    assert_eq!(d.value(), Some(0), "{}", d.reason());
+    // and so does one that names a column no table has, in any dialect
+    let d = verdict(gold, &tag("SELECT nom FROM singer", Dialect::Ansi));
+    assert_eq!(d.value(), Some(0), "{}", d.reason());
+}

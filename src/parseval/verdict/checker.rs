@@ -4,15 +4,18 @@
 //! re-checked counterexample so far.
 
 use std::borrow::Cow;
+use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use super::decision::{Counterexample, Verdict};
 use super::evidence::{without_nulls, Evidence};
 use super::gold_suite::{same_plan, GoldSuite};
 use super::limit_ties::{cutoff, order_determined, orders_by_hidden_keys, Cutoff};
+use super::null_tests::{holds_tested_null, null_tested_columns};
 use super::repeated_values::{replaceable_columns, without_repeated_values};
 use super::value_variants::{foreign_keys_hold, variants};
-use crate::exec::instance::{compare_with, open_database, Comparison, Database, Outcome};
+use crate::exec::instance::{compare_lenient, open_database, Comparison, Database, Outcome};
+use crate::exec::leniency::{Leniencies, Leniency};
 use crate::exec::same_result::RowOrder;
 use crate::parseval::options::{prediction_share, Databases, Options, Semantics};
 use crate::parseval::search::generate::{generate, Generated, Instance};
@@ -69,7 +72,7 @@ fn count_differs(c: &crate::exec::instance::Comparison) -> bool {
 fn strongest(
     schema: &Schema,
     (gold, pred): (&str, &str),
-    (order, semantics): (&RowOrder, Semantics),
+    (order, semantics, leniency): (&RowOrder, Semantics, &Leniencies),
     listed: bool,
     replaceable: &[bool],
     db: &Database,
@@ -78,7 +81,7 @@ fn strongest(
     let run = |db: &Database| {
         open_database(schema, db)
             .ok()
-            .map(|conn| compare_with(&conn, gold, pred, order, semantics))
+            .map(|conn| compare_lenient(&conn, gold, pred, (order, semantics), leniency))
             .filter(|c| !c.gold_failed)
     };
     let mut found = Counterexample {
@@ -140,12 +143,18 @@ pub(super) struct Checker<'a> {
     literals: &'a [String],
     /// The columns whose repeated values the repeated-values check replaces.
     replaceable: Vec<bool>,
+    /// The columns either query tests for NULL (`forgive_untested_nulls`).
+    null_tested: Vec<bool>,
     /// How the gold's rows compare, and whether it orders by keys it does not output.
     base_order: RowOrder,
     hidden_keys: bool,
     width: usize,
     /// How the results are compared.
     pub(super) semantics: Semantics,
+    /// How leniently they are compared, and which weak differences are forgiven.
+    pub(super) leniency: Leniencies,
+    /// The leniencies that made results match or forgave a difference so far.
+    pub(super) lenient: BTreeSet<Leniency>,
     /// Generated databases (variants not counted) both queries ran on.
     pub(super) tried: usize,
     /// Generated databases SQLite rejected.
@@ -183,10 +192,16 @@ impl<'a> Checker<'a> {
                 schema,
                 [Some(gold_plan), pred_plan].into_iter().flatten(),
             ),
+            null_tested: null_tested_columns(
+                schema,
+                [Some(gold_plan), pred_plan].into_iter().flatten(),
+            ),
             base_order: row_order(gold_plan),
             hidden_keys: orders_by_hidden_keys(gold_plan),
             width: gold_plan.root.output().len(),
             semantics: Semantics::Bag,
+            leniency: Leniencies::default(),
+            lenient: BTreeSet::new(),
             tried: 0,
             invalid: 0,
             ties: 0,
@@ -288,7 +303,7 @@ impl<'a> Checker<'a> {
         }
         let order = self.order(&conn);
         let listed = order != self.base_order;
-        let c = compare_with(&conn, self.gold, self.pred, &order, self.semantics);
+        let c = self.compare(&conn, &order);
         self.tried += usize::from(generated);
         if c.gold_failed {
             if let (true, Outcome::Error(e) | Outcome::Bound(e)) = (generated, &c.gold) {
@@ -302,6 +317,7 @@ impl<'a> Checker<'a> {
             }
         }
         if !c.differ {
+            self.lenient.extend(c.lenient);
             return None;
         }
         if self.tie_at_cutoff(&conn, &c) {
@@ -318,7 +334,7 @@ impl<'a> Checker<'a> {
         let found = strongest(
             self.schema,
             (self.gold, self.pred),
-            (&order, self.semantics),
+            (&order, self.semantics, &self.leniency),
             listed,
             &self.replaceable,
             db,
@@ -328,6 +344,10 @@ impl<'a> Checker<'a> {
             Source::Random => self.random_evidence(found, &order)?,
             _ => found,
         };
+        if let Some(l) = self.forgiven(found.evidence, &found.db) {
+            self.lenient.insert(l);
+            return None;
+        }
         if self
             .best
             .as_ref()
@@ -371,7 +391,7 @@ impl<'a> Checker<'a> {
             return true;
         };
         open_database(self.schema, &distinct).is_ok_and(|conn| {
-            let c = compare_with(&conn, self.gold, self.pred, order, self.semantics);
+            let c = self.compare(&conn, order);
             !c.gold_failed && c.differ && !self.tie_at_cutoff(&conn, &c)
         })
     }
@@ -397,6 +417,10 @@ impl<'a> Checker<'a> {
     pub(super) fn tie_counterexample(&mut self) -> Option<Counterexample> {
         let (db, order) = self.first_tie.take()?;
         let again = self.differ_again(&db, &order)?;
+        if let Some(l) = self.forgiven(Evidence::TieBreaking, &db) {
+            self.lenient.insert(l);
+            return None;
+        }
         Some(Counterexample {
             db,
             gold: again.gold,
@@ -409,8 +433,28 @@ impl<'a> Checker<'a> {
     /// is reported): the comparison when they still differ.
     fn differ_again(&self, db: &Database, order: &RowOrder) -> Option<Comparison> {
         let conn = open_database(self.schema, db).ok()?;
-        let again = compare_with(&conn, self.gold, self.pred, order, self.semantics);
+        let again = self.compare(&conn, order);
         again.differ.then_some(again)
+    }
+
+    /// Both queries' results on `conn`, compared under the semantics and the shape leniencies.
+    fn compare(&self, conn: &rusqlite::Connection, order: &RowOrder) -> Comparison {
+        let how = (order, self.semantics);
+        compare_lenient(conn, self.gold, self.pred, how, &self.leniency)
+    }
+
+    /// The `forgive_*` leniency that forgives a difference of kind `evidence` on `db`, when it
+    /// is on: `forgive_untested_nulls` only where no NULL of `db` sits in a column either query
+    /// tests for NULL.
+    fn forgiven(&self, evidence: Evidence, db: &Database) -> Option<Leniency> {
+        if let Some(l) = evidence.leniency().filter(|&l| self.leniency.forgives(l)) {
+            return Some(l);
+        }
+        let untested = Leniency::ForgiveUntestedNulls;
+        (evidence == Evidence::NullDependent
+            && self.leniency.forgives(untested)
+            && !holds_tested_null(self.schema, db, &self.null_tested))
+        .then_some(untested)
     }
 
     /// A difference `c` that comes from tie-breaking: at a LIMIT cut-off either result depends

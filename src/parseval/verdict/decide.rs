@@ -14,11 +14,13 @@ use super::random_databases::RandomDatabases;
 use super::sqlite_text::for_sqlite;
 use crate::cache::NamedCache;
 use crate::error::Result;
+use crate::exec::instance::Outcome;
+use crate::parse::dialect::{untag, Dialect};
 use crate::parseval::options::{Options, Semantics};
 use crate::parseval::search::generate::Generated;
 use crate::parseval::search::text_domains::query_texts;
 use crate::parseval::search::work_budget::Work;
-use crate::plan::QueryPlan;
+use crate::plan::{PlanError, QueryPlan};
 use crate::schema::Schema;
 
 /// The schema of a call: parsed from the argument, or inferred from all its queries together
@@ -102,8 +104,27 @@ fn decide_with(
         databases_of: opts.databases,
         random: false,
         random_tried: 0,
+        leniency: Vec::new(),
     };
+    // a prediction of another dialect that SQLite rejects although it plans (or is refused by
+    // the planner only as unsupported) may run in its own dialect: its failure is the
+    // translation's, and disproves nothing (docs/dialects.md)
+    let pred_planned = crate::plan::plan_sql(pred, &schema);
+    let translation_fails = untag(pred).0 != Dialect::Sqlite
+        && !matches!(
+            pred_planned,
+            Err(PlanError::Invalid(_) | PlanError::Parse(_))
+        );
     let finish = |mut d: Decision, v: Verdict| {
+        let v = match v {
+            Verdict::Different(c) if translation_fails => match &c.pred {
+                Outcome::Error(e) => Verdict::Unknown(format!(
+                    "the prediction's SQLite translation fails, which its dialect may run: {e}"
+                )),
+                _ => Verdict::Different(c),
+            },
+            v => v,
+        };
         d.verdict = match v {
             // what came before the cap is what an uncapped call computes first: its first
             // ordinary counterexample is the same; any other verdict might not be
@@ -131,7 +152,7 @@ fn decide_with(
             )
         }
     };
-    let pred_plan = crate::plan::plan_sql(pred, &schema).ok();
+    let pred_plan = pred_planned.ok();
     // each query's speculative texts include the other's literals
     let gold_texts = query_texts(&gold_plan);
     let pred_texts = pred_plan.as_ref().map(query_texts).unwrap_or_default();
@@ -145,6 +166,7 @@ fn decide_with(
         &literals,
     );
     checker.semantics = opts.semantics;
+    checker.leniency = opts.leniency;
     let mut suites: Vec<Arc<Generated>> = Vec::new();
     let suite_for = |o: &Options| gold_suite(schema_text, &schema, gold, &gold_plan, o);
     let mut found = checker
@@ -208,6 +230,10 @@ fn decide_with(
     d.tie_databases = checker.ties;
     match checker.tie_counterexample() {
         Some(c) => finish(d, Verdict::Different(Box::new(c))),
-        None => finish(d, Verdict::Equivalent),
+        None => {
+            // the leniencies decided: without them some database told the queries apart
+            d.leniency = checker.lenient.iter().copied().collect();
+            finish(d, Verdict::Equivalent)
+        }
     }
 }

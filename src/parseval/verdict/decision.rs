@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use super::evidence::Evidence;
 use crate::exec::instance::{Database, Outcome};
+use crate::exec::leniency::Leniency;
 use crate::parseval::options::{semantics_name, Databases, Semantics};
 use crate::schema::Schema;
 
@@ -56,6 +57,9 @@ pub struct Decision {
     pub random: bool,
     /// Random databases both queries ran on after the rounds.
     pub random_tried: usize,
+    /// The leniencies an equivalent verdict needed (options `any_column_order`, ...,
+    /// `forgive_*`): without them a database told the queries apart. Empty otherwise.
+    pub leniency: Vec<Leniency>,
 }
 
 impl Decision {
@@ -87,11 +91,20 @@ impl Decision {
         }
     }
 
+    /// ` (with the leniency a, b)` when leniencies decided an equivalent verdict, else nothing.
+    fn leniency_text(&self) -> String {
+        if self.leniency.is_empty() {
+            return String::new();
+        }
+        let keys: Vec<&str> = self.leniency.iter().map(|l| l.key()).collect();
+        format!(" (with the leniency {})", keys.join(", "))
+    }
+
     /// One sentence saying why.
     pub fn reason(&self) -> String {
         match &self.verdict {
             Verdict::Equivalent => format!(
-                "equivalent: same results under {} semantics on {} generated databases{} covering {} of {} plan branches{}{}",
+                "equivalent: same results under {} semantics on {} generated databases{} covering {} of {} plan branches{}{}{}",
                 semantics_name(self.semantics),
                 self.databases.saturating_sub(self.tie_databases),
                 self.databases_of_text(),
@@ -106,7 +119,8 @@ impl Decision {
                 match self.random_tried {
                     0 => String::new(),
                     n => format!(", and on {n} random databases"),
-                }
+                },
+                self.leniency_text()
             ),
             Verdict::Different(c) => {
                 let why = match (&c.gold, &c.pred) {

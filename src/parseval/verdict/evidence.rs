@@ -2,6 +2,7 @@
 
 use crate::exec::compare::Cell;
 use crate::exec::instance::{storage_class, Database, Outcome};
+use crate::exec::leniency::Leniency;
 use crate::exec::options::Semantics;
 use crate::exec::same_result::{distinct, same_result, RowOrder};
 use crate::parseval::symbolic::database::nth_date;
@@ -50,6 +51,20 @@ impl Evidence {
             Evidence::NullDependent => "null-dependent",
             Evidence::EmptyInput => "empty-input",
             Evidence::TieBreaking => "tie-breaking",
+        }
+    }
+
+    /// The `forgive_*` leniency that forgives every difference of this kind (None: an ordinary
+    /// difference is never forgiven); `forgive_untested_nulls` forgives some `null-dependent`
+    /// ones too (null_tests.rs).
+    pub fn leniency(self) -> Option<Leniency> {
+        match self {
+            Evidence::Ordinary => None,
+            Evidence::RepeatedValues => Some(Leniency::ForgiveRepeatedValues),
+            Evidence::Repeats => Some(Leniency::ForgiveRepeats),
+            Evidence::NullDependent => Some(Leniency::ForgiveNulls),
+            Evidence::EmptyInput => Some(Leniency::ForgiveEmptyInput),
+            Evidence::TieBreaking => Some(Leniency::ForgiveTies),
         }
     }
 

@@ -35,9 +35,9 @@ static GOLD_SUITES: NamedCache<GoldSuite> = NamedCache::new("parseval_gold_suite
 
 /// The key of a suite: the schema (its argument text, or, when inferred from the queries, the
 /// inferred model itself), the gold text and the options generation reads. How results are
-/// compared (`semantics`, `keep_distinct`), whose databases decide (`databases`) and how the
-/// prediction's search runs (`prediction_mode`) are not among them: `sql_equivalent` (bag) and `sql_similarity` (test-suite) on one gold share its
-/// suite.
+/// compared (`semantics`, `keep_distinct`, the leniencies), whose databases decide (`databases`)
+/// and how the prediction's search runs (`prediction_mode`) are not among them: `sql_equivalent`
+/// (bag) and `sql_similarity` (test-suite) on one gold share its suite.
 fn key(schema_text: Option<&str>, schema: &Schema, gold: &str, opts: &Options) -> String {
     let schema_part = match schema_text {
         Some(t) => format!("text{}\u{1}{t}", t.len()),
@@ -49,6 +49,7 @@ fn key(schema_text: Option<&str>, schema: &Schema, gold: &str, opts: &Options) -
         databases: Options::default().databases,
         prediction_mode: Options::default().prediction_mode,
         rounds: Options::default().rounds,
+        leniency: Options::default().leniency,
         ..*opts
     };
     format!(

@@ -4,7 +4,8 @@
 //! `decide` runs a verdict (cached per pair); `decision` is its result and reason; `checker`
 //! runs both queries on each database; `gold_suite` caches the gold's databases per gold;
 //! `value_variants` and `random_databases` make more databases; `evidence`,
-//! `repeated_values` and `limit_ties` say how strong a difference is; `sqlite_text` is the text
+//! `repeated_values` and `limit_ties` say how strong a difference is, `null_tests` whether a
+//! NULL it needs is one the queries test for; `sqlite_text` is the text
 //! SQLite runs for a query written for another engine.
 
 mod checker;
@@ -13,6 +14,7 @@ pub mod decision;
 pub mod evidence;
 pub mod gold_suite;
 pub mod limit_ties;
+pub mod null_tests;
 pub mod random_databases;
 pub mod repeated_values;
 pub mod sqlite_text;

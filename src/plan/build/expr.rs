@@ -456,9 +456,17 @@ impl Builder<'_> {
                 construct.unwrap_or_else(|| "a construct".into())
             )));
         }
-        if f.filter.is_some() || !f.within_group.is_empty() {
+        if f.filter.is_some() && f.within_group.is_empty() {
+            // AGG(x) FILTER (WHERE c) plans as AGG(CASE WHEN c THEN x END)
+            let mut moved = f.clone();
+            return match crate::parse::translate::aggregates::move_filter(&mut moved) {
+                Ok(()) => self.function(&moved, scope, aliases),
+                Err(e) => Err(PlanError::Unsupported(format!("{} is not supported", e.0))),
+            };
+        }
+        if !f.within_group.is_empty() {
             return Err(PlanError::Unsupported(format!(
-                "{name}() with FILTER/WITHIN GROUP is not supported"
+                "{name}() with WITHIN GROUP is not supported"
             )));
         }
         let (distinct, raw_args, star) = match &f.args {
@@ -564,5 +572,17 @@ mod tests {
                 .contains("at most 5000 expressions in one query"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn an_aggregate_filter_plans_as_a_case_of_its_argument() {
+        let schema = Schema::from_ddl("CREATE TABLE t (a INTEGER, b TEXT);").unwrap();
+        let plan = |sql: &str| format!("{:?}", plan_sql(sql, &schema).unwrap());
+        assert_eq!(
+            plan("SELECT COUNT(*) FILTER (WHERE a > 1), SUM(a) FILTER (WHERE b = 'x') FROM t"),
+            plan("SELECT COUNT(CASE WHEN a > 1 THEN 1 END), SUM(CASE WHEN b = 'x' THEN a END) FROM t")
+        );
+        let err = plan_sql("SELECT RANK() FILTER (WHERE a > 1) OVER () FROM t", &schema);
+        assert!(err.is_err());
     }
 }

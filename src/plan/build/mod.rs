@@ -372,30 +372,45 @@ fn sort_key(column: ColumnId, item: &OrderByExpr) -> SortKey {
     }
 }
 
-/// LIMIT and OFFSET as literal expressions.
+/// A LIMIT or OFFSET integer literal, negative ones included (`LIMIT -1`).
+fn integer_literal(e: &sqlparser::ast::Expr) -> BuildResult<i64> {
+    match e {
+        sqlparser::ast::Expr::Value(v) => match &v.value {
+            sqlparser::ast::Value::Number(n, _) => n
+                .parse::<i64>()
+                .map_err(|_| PlanError::Invalid(format!("LIMIT/OFFSET {n} is not an integer"))),
+            _ => Err(PlanError::Invalid("LIMIT/OFFSET must be an integer".into())),
+        },
+        sqlparser::ast::Expr::UnaryOp {
+            op: sqlparser::ast::UnaryOperator::Minus,
+            expr,
+        } if matches!(**expr, sqlparser::ast::Expr::Value(_)) => integer_literal(expr).map(|i| -i),
+        _ => Err(PlanError::Unsupported(
+            "LIMIT/OFFSET expressions are not supported".into(),
+        )),
+    }
+}
+
+/// LIMIT and OFFSET as literal expressions. A negative one is none, as in SQLite (a negative
+/// LIMIT keeps every row, a negative OFFSET skips none): `LIMIT -1 OFFSET n` is how SQLite
+/// (and the dialect translation) spells an OFFSET alone.
 fn limit_offset(q: &Query) -> BuildResult<(Option<Expr>, Option<Expr>)> {
-    let constant = |e: &sqlparser::ast::Expr| -> BuildResult<Expr> {
-        match e {
-            sqlparser::ast::Expr::Value(v) => match &v.value {
-                sqlparser::ast::Value::Number(n, _) => n
-                    .parse::<i64>()
-                    .map(|i| Expr::Literal(Literal::Integer(i)))
-                    .map_err(|_| PlanError::Invalid(format!("LIMIT/OFFSET {n} is not an integer"))),
-                _ => Err(PlanError::Invalid("LIMIT/OFFSET must be an integer".into())),
-            },
-            _ => Err(PlanError::Unsupported(
-                "LIMIT/OFFSET expressions are not supported".into(),
-            )),
-        }
+    let constant = |e: &sqlparser::ast::Expr| -> BuildResult<Option<Expr>> {
+        let i = integer_literal(e)?;
+        Ok((i >= 0).then_some(Expr::Literal(Literal::Integer(i))))
     };
     let (limit, offset) = match &q.limit_clause {
         None => (None, None),
         Some(LimitClause::LimitOffset { limit, offset, .. }) => (
-            limit.as_ref().map(constant).transpose()?,
-            offset.as_ref().map(|o| constant(&o.value)).transpose()?,
+            limit.as_ref().map(constant).transpose()?.flatten(),
+            offset
+                .as_ref()
+                .map(|o| constant(&o.value))
+                .transpose()?
+                .flatten(),
         ),
         Some(LimitClause::OffsetCommaLimit { offset, limit }) => {
-            (Some(constant(limit)?), Some(constant(offset)?))
+            (constant(limit)?, constant(offset)?)
         }
     };
     // standard SQL's `[OFFSET n ROWS] FETCH {FIRST | NEXT} [m] {ROW | ROWS} ONLY` (Calcite's
@@ -411,9 +426,9 @@ fn limit_offset(q: &Query) -> BuildResult<(Option<Expr>, Option<Expr>)> {
         Some(f) => {
             let count = match &f.quantity {
                 Some(e) => constant(e)?,
-                None => Expr::Literal(Literal::Integer(1)),
+                None => Some(Expr::Literal(Literal::Integer(1))),
             };
-            Ok((Some(count), offset))
+            Ok((count, offset))
         }
     }
 }

@@ -1,0 +1,83 @@
+"""The `benchmark` presets and the leniency options in both hosts: sql_equivalent,
+sql_equivalent_reason, sql_similarity and sql_similarity_components say which leniency decided a
+pair, exec_match and exec_match_reason take the shape leniencies, calls without the options keep
+their verdicts, and bad values are argument errors naming the function."""
+import json
+import os
+import sqlite3
+
+import pytest
+
+from conftest import ROOT, HostError
+
+with open(os.path.join(ROOT, "tests", "fixtures", "semantics_schema.sql"), encoding="utf-8") as f:
+    DDL = f.read()
+
+# a difference only a NULL country shows
+NULLS = ("SELECT count(*) FROM singer", "SELECT count(country) FROM singer")
+# the prediction returns a column more
+WIDER = ("SELECT name FROM singer WHERE age > 3", "SELECT name, age FROM singer WHERE age > 3")
+
+
+def reason(host, pair, options):
+    return host.value("SELECT sql_equivalent_reason(?, ?, ?, ?)", [*pair, DDL, options])
+
+
+def test_the_bird_preset_forgives_a_null_only_difference_and_says_so(host):
+    assert host.value("SELECT sql_equivalent(?, ?, ?, '{\"semantics\": \"set\"}')", [*NULLS, DDL]) == 0
+    assert host.value("SELECT sql_equivalent(?, ?, ?, '{\"benchmark\": \"bird\"}')", [*NULLS, DDL]) == 1
+    why = reason(host, NULLS, '{"benchmark": "bird"}')
+    assert why.startswith("equivalent: same results under set semantics") and why.endswith(
+        "(with the leniency forgive_untested_nulls)"), why
+    c = json.loads(host.value("SELECT sql_similarity_components(?, ?, ?, '{\"benchmark\": \"bird\"}')",
+                              [*NULLS, DDL]))
+    assert c["verdict"] == 1 and c["leniency"] == ["forgive_untested_nulls"] and c["score"] >= 0.5, c
+    # the preset with that leniency off, and the defaults: no leniency, no "leniency" key
+    off = '{"benchmark": "bird", "forgive_untested_nulls": false}'
+    assert host.value("SELECT sql_equivalent(?, ?, ?, ?)", [*NULLS, DDL, off]) == 0
+    c = json.loads(host.value("SELECT sql_similarity_components(?, ?, ?)", [*NULLS, DDL]))
+    assert "leniency" not in c and c["score"] < 0.5, c
+
+
+def test_extra_columns_is_its_own_option(host):
+    assert host.value("SELECT sql_equivalent(?, ?, ?)", [*WIDER, DDL]) == 0
+    options = '{"extra_columns": true}'
+    assert host.value("SELECT sql_equivalent(?, ?, ?, ?)", [*WIDER, DDL, options]) == 1
+    assert reason(host, WIDER, options).endswith("(with the leniency extra_columns)")
+    # the gold's columns must all be there
+    assert host.value("SELECT sql_equivalent(?, ?, ?, ?)", [WIDER[1], WIDER[0], DDL, options]) == 0
+
+
+def test_exec_match_takes_the_presets_and_the_shape_leniencies(host, tmp_path):
+    path = str(tmp_path / "s.sqlite")
+    con = sqlite3.connect(path)
+    con.executescript("CREATE TABLE t(a INTEGER, b TEXT); INSERT INTO t VALUES (1, 'x'), (2, 'y'), (2, 'y');")
+    con.commit()
+    con.close()
+    q = "SELECT exec_match_reason(?, ?, ?, ?)"
+    assert host.value(q, [path, "SELECT DISTINCT a FROM t", "SELECT a FROM t", '{"benchmark": "bird"}']) \
+        == "match: same results under bird"
+    assert host.value(q, [path, "SELECT b FROM t", "SELECT b, a FROM t", '{"semantics": "bird"}']).startswith(
+        "mismatch: ")
+    assert host.value(q, [path, "SELECT b FROM t", "SELECT b, a FROM t",
+                          '{"semantics": "bird", "extra_columns": true}']) \
+        == "match: same results under bird (with the leniency extra_columns)"
+    assert host.value("SELECT exec_match(?, ?, ?, ?)", [path, "SELECT a / 3.0 FROM t",
+                                                        "SELECT round(a / 3.0, 2) FROM t",
+                                                        '{"benchmark": "spider2"}']) == 1
+
+
+@pytest.mark.parametrize("function", ["sql_equivalent", "sql_equivalent_reason", "sql_similarity",
+                                      "sql_similarity_components"])
+def test_bad_values_name_the_function(host, function):
+    with pytest.raises(HostError, match=rf"{function}\(\): argument 'options'.*'benchmark' must be 'bird', "
+                                        r"'spider' or 'spider2'"):
+        host.value(f"SELECT {function}('SELECT 1', 'SELECT 1', NULL, '{{\"benchmark\": \"cosql\"}}')")
+    with pytest.raises(HostError, match=rf"{function}\(\): argument 'options'.*'forgive_nulls' must be true or false"):
+        host.value(f"SELECT {function}('SELECT 1', 'SELECT 1', NULL, '{{\"forgive_nulls\": 1}}')")
+
+
+def test_exec_match_rejects_the_forgiving_options(host):
+    with pytest.raises(HostError, match=r"exec_match\(\): argument 'options'.*'forgive_nulls' is an option of the "
+                                        r"ParSEval verdict functions only"):
+        host.value("SELECT exec_match('x.sqlite', 'SELECT 1', 'SELECT 1', '{\"forgive_nulls\": true}')")
