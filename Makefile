@@ -19,10 +19,9 @@ CARGO ?= cargo
 DIST := dist
 LIB := target/release/libsqlsim.so
 VERSION := $(shell grep -m1 '^version' Cargo.toml | cut -d'"' -f2)
-# libsqlite3-dev: rusqlite (exec_match) links against the SQLite that sqlite-loadable compiles in,
-# but its build script still asks for the system library at link time.
-DEBIAN_PACKAGES := libclang-dev libsqlite3-dev sqlite3 python3-venv
-SOURCES := $(shell find src -name '*.rs') Cargo.toml build.rs
+# No libsqlite3-dev: the one SQLite in the library is rusqlite's bundled copy (Cargo.toml).
+DEBIAN_PACKAGES := libclang-dev sqlite3 python3-venv
+SOURCES := $(shell find src vendor -name '*.rs') Cargo.toml build.rs vendor/sqlite3ext-sys/Cargo.toml
 # Z3: the libz3 of the PyPI z3-solver wheel (pinned in requirements-dev.txt), copied out of the venv
 # into .cache/z3 (where .cargo/config.toml also points plain cargo commands), linked by z3-sys
 # without pkg-config (which would find Debian's 4.8.12) and shipped in dist/ beside the extension,
@@ -71,7 +70,7 @@ help:
 	fi
 	@mkdir -p .cache && touch $@
 
-## Install the missing Debian packages (libclang-dev, libsqlite3-dev, sqlite3, python3-venv)
+## Install the missing Debian packages (libclang-dev, sqlite3, python3-venv)
 deps: .cache/deps.stamp
 
 $(VENV)/.stamp: requirements-dev.txt .cache/deps.stamp
