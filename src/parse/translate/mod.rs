@@ -22,6 +22,7 @@ pub(crate) mod calls;
 pub(crate) mod casts;
 pub(crate) mod concat;
 pub(crate) mod conditionals;
+pub(crate) mod copies;
 pub(crate) mod count_distinct;
 pub(crate) mod date_arithmetic;
 pub(crate) mod date_codes;
@@ -146,17 +147,27 @@ pub fn rule_by_name(name: &str) -> Option<&'static dyn Rule> {
     RULES.iter().copied().find(|r| r.name() == name)
 }
 
-/// `statements` of `dialect` rewritten by every rule that applies to it.
+/// `statements` of `dialect` rewritten by every rule that applies to it (with NULL for the
+/// copies past the budget of [`copies`], which [`sqlite_text`] refuses).
 pub fn translate(statements: Vec<Statement>, dialect: Dialect) -> Vec<Statement> {
-    statements
-        .into_iter()
-        .map(|mut s| {
-            for rule in RULES.iter().filter(|r| r.applies_to(dialect)) {
-                rule.apply(&mut s, dialect);
-            }
-            s
-        })
-        .collect()
+    translate_within_budget(statements, dialect).0
+}
+
+/// [`translate`], and whether the rules' copies went over their budget.
+fn translate_within_budget(statements: Vec<Statement>, dialect: Dialect) -> (Vec<Statement>, bool) {
+    let budget =
+        copies::nodes(&statements).saturating_mul(copies::COPIES_PER_NODE) + copies::COPIES_SLACK;
+    copies::within(budget, || {
+        statements
+            .into_iter()
+            .map(|mut s| {
+                for rule in RULES.iter().filter(|r| r.applies_to(dialect)) {
+                    rule.apply(&mut s, dialect);
+                }
+                s
+            })
+            .collect()
+    })
 }
 
 /// Statements printed as one text, as SQLite reads them (names in backquotes:
@@ -209,8 +220,13 @@ const TRANSLATION_GROWTH: usize = 16;
 const TRANSLATION_SLACK: usize = 64 << 10;
 
 fn translated(dialect: Dialect, body: &str) -> Result<String> {
-    let text = print(&translate(super::parse_in(dialect, body)?, dialect));
-    if text.len() > body.len() * TRANSLATION_GROWTH + TRANSLATION_SLACK {
+    let (statements, over) = translate_within_budget(super::parse_in(dialect, body)?, dialect);
+    let text = if over {
+        String::new()
+    } else {
+        print(&statements)
+    };
+    if over || text.len() > body.len() * TRANSLATION_GROWTH + TRANSLATION_SLACK {
         return Err(crate::error::Error::Limit(format!(
             "the {} query's SQLite translation is over {} times its size",
             dialect.name(),
