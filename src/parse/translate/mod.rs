@@ -44,6 +44,8 @@ pub(crate) mod qualify;
 pub mod quoting;
 pub(crate) mod row_values;
 pub(crate) mod set_operations_all;
+pub(crate) mod sqlite_clauses;
+pub(crate) mod sqlite_grammar;
 pub(crate) mod statistics;
 pub(crate) mod string_aggregates;
 pub(crate) mod string_case;
@@ -109,6 +111,8 @@ pub trait Rule: Sync {
 ///    `date_parts` before `date_diff`, which leaves an `AGE` untranslated that is not inside
 ///    `EXTRACT(YEAR|MONTH FROM AGE(..))`. `date_arithmetic` before `date_diff`, whose
 ///    `date - date` must see a date minus an interval already moved.
+/// 6. `sqlite_grammar` after them all: what is left that SQLite's grammar lacks (a construct no
+///    rule translates, a keyword used as a name, `- -x`) is untranslated, quoted or parenthesized.
 pub static RULES: &[&dyn Rule] = &[
     &quoting::Quoting,
     &casts::Casts,
@@ -140,6 +144,7 @@ pub static RULES: &[&dyn Rule] = &[
     &date_trunc::DateTrunc,
     &date_arithmetic::DateArithmetic,
     &date_diff::DateDiff,
+    &sqlite_grammar::SqliteGrammar,
 ];
 
 /// The rule named `name`, if there is one.
