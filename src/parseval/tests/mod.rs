@@ -1,9 +1,10 @@
 //! Unit tests of ParSEval as a whole, on small schemas: the databases generated for a query
 //! (`generation`), the verdicts on pairs (`verdicts`) and under the leniency options
-//! (`leniency`).
+//! (`leniency`), and the generator's rows for random satisfiable queries (`nonempty`).
 
 mod generation;
 mod leniency;
+mod nonempty;
 mod verdicts;
 
 use super::verdict::decide::{decide, schema_for};
