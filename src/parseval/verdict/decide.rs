@@ -105,6 +105,7 @@ fn decide_with(
         random: false,
         random_tried: 0,
         leniency: Vec::new(),
+        uninterpreted: Vec::new(),
     };
     // a prediction of another dialect that SQLite rejects although it plans (or is refused by
     // the planner only as unsupported) may run in its own dialect: its failure is the
@@ -211,6 +212,7 @@ fn decide_with(
     }
     d.databases = checker.tried;
     d.random = checker.best_is_random;
+    d.uninterpreted = checker.called.iter().cloned().collect();
     if let Some(v) = found {
         return finish(d, v);
     }

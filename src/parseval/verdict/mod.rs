@@ -6,7 +6,8 @@
 //! `value_variants` and `random_databases` make more databases; `evidence`,
 //! `repeated_values` and `limit_ties` say how strong a difference is, `null_tests` whether a
 //! NULL it needs is one the queries test for; `sqlite_text` is the text
-//! SQLite runs for a query written for another engine.
+//! SQLite runs for a query written for another engine; `uninterpreted` gives the functions the
+//! engine does not know a value table per database.
 
 mod checker;
 pub mod decide;
@@ -18,4 +19,5 @@ pub mod null_tests;
 pub mod random_databases;
 pub mod repeated_values;
 pub mod sqlite_text;
+pub mod uninterpreted;
 pub mod value_variants;
