@@ -106,6 +106,12 @@ fn placeholder_table() -> TableFactor {
 /// The clauses of `select` SQLite lacks, each removed, with the expressions they held.
 pub(crate) fn select_lacks(select: &mut Select) -> Vec<(&'static str, Vec<Expr>)> {
     let mut found = vec![];
+    if select.projection.is_empty() {
+        // PostgreSQL's `SELECT FROM t`
+        let null = Expr::value(sqlparser::ast::Value::Null);
+        select.projection.push(SelectItem::UnnamedExpr(null));
+        found.push(("a SELECT of no columns", vec![]));
+    }
     if let Some(top) = select.top.take() {
         let args = match top.quantity {
             Some(sqlparser::ast::TopQuantity::Expr(e)) => vec![e],

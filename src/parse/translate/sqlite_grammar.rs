@@ -45,7 +45,8 @@ pub struct SqliteGrammar;
 
 /// SQLite's keywords that it never reads as a bare name (its keywords less those its parser
 /// falls back to a name for, and less FILTER, OVER and WINDOW, which its tokenizer reads as
-/// names where no clause follows).
+/// names where no clause follows), and CAST and RAISE, which start an expression where a name
+/// could (`SELECT cast` is an incomplete CAST to SQLite).
 const RESERVED: &[&str] = &[
     "ADD",
     "ALL",
@@ -55,6 +56,7 @@ const RESERVED: &[&str] = &[
     "AUTOINCREMENT",
     "BETWEEN",
     "CASE",
+    "CAST",
     "CHECK",
     "COLLATE",
     "COMMIT",
@@ -96,6 +98,7 @@ const RESERVED: &[&str] = &[
     "ORDER",
     "OUTER",
     "PRIMARY",
+    "RAISE",
     "REFERENCES",
     "RETURNING",
     "RIGHT",
