@@ -1,4 +1,4 @@
-//! The options argument of `sql_similarity`: ParSEval's settings for its verdict, `components`, the structural scores it averages (the two GMN scores by default, AST-TE and RelPM where neither model is installed), and `require_gmn`, which makes a GMN that cannot run an error instead of a fallback.
+//! The options argument of `sql_similarity`: ParSEval's settings for its verdict, `components`, the structural scores it averages (the two GMN scores by default, AST-TE and RelPM where neither model is installed), `require_gmn`, which makes a GMN that cannot run an error instead of a fallback, and `agreement`, which places a pair found different by how often the two queries agree too.
 //!
 //! ```sql
 //! -- the fastest setting: the gold's databases only, no neural component
@@ -10,6 +10,7 @@
 use serde_json::Value as Json;
 
 use crate::error::Result;
+use crate::exec::leniency::named_benchmark;
 use crate::options::OptionsArg;
 use crate::parseval::options::Semantics;
 use crate::parseval::Options;
@@ -27,6 +28,9 @@ const KEY: &str = "components";
 
 /// The key of the option that makes a chosen GMN that cannot run an error.
 const REQUIRE_KEY: &str = "require_gmn";
+
+/// The key of the option that places a pair found different by its agreement share too.
+const AGREEMENT_KEY: &str = "agreement";
 
 /// The default components: the two GMN scores. On the WikiSQL half no model was trained on
 /// (573 pairs) their mean places pairs within their bands better than the mean of all four (ROC
@@ -129,6 +133,10 @@ impl Components {
 pub struct SimilarityOptions {
     pub verdict: Options,
     pub components: Components,
+    /// `agreement`: a pair found different is placed in its band by the mean of its structural
+    /// score and the share of the gold's databases on which both queries agree
+    /// ([`crate::parseval::agreement_share`]); on under the `bird` preset, off by default.
+    pub agreement: bool,
 }
 
 /// Parses the options argument of `function` (`sql_similarity` or its `_components` form):
@@ -140,7 +148,12 @@ pub fn parse(
 ) -> Result<SimilarityOptions> {
     let arg = OptionsArg { function };
     let map = arg.object(text)?.unwrap_or_default();
-    let verdict = Options::from_object(function, &map, semantics, &[KEY, REQUIRE_KEY])?;
+    let verdict = Options::from_object(
+        function,
+        &map,
+        semantics,
+        &[KEY, REQUIRE_KEY, AGREEMENT_KEY],
+    )?;
     let mut components = match map.get(KEY) {
         Some(value) => Components::parse(arg, value)?,
         None => Components::default(),
@@ -152,9 +165,18 @@ pub fn parse(
             ))
         })?;
     }
+    let agreement = match map.get(AGREEMENT_KEY) {
+        Some(value) => value.as_bool().ok_or_else(|| {
+            arg.error(format!(
+                "'{AGREEMENT_KEY}' must be true or false, got {value}"
+            ))
+        })?,
+        None => named_benchmark(arg, &map)?.is_some_and(|b| b.ranks_by_agreement()),
+    };
     Ok(SimilarityOptions {
         verdict,
         components,
+        agreement,
     })
 }
 

@@ -35,7 +35,11 @@ pub fn schema_for(schema: Option<&str>, queries: &[&str]) -> Result<Arc<Schema>>
 /// The texts the verdict plans and runs: runnable on SQLite ([`for_sqlite`]: Calcite's FETCH
 /// and database-qualified names rewritten), then, under `test-suite`, rewritten as
 /// test-suite-sql-eval does (DISTINCT removed unless `keep_distinct`, ...).
-fn texts_to_run<'a>(gold: &'a str, pred: &'a str, opts: &Options) -> (Cow<'a, str>, Cow<'a, str>) {
+pub(super) fn texts_to_run<'a>(
+    gold: &'a str,
+    pred: &'a str,
+    opts: &Options,
+) -> (Cow<'a, str>, Cow<'a, str>) {
     let (gold, pred) = (for_sqlite(gold), for_sqlite(pred));
     if opts.semantics != Semantics::TestSuite {
         return (gold, pred);
