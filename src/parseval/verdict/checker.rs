@@ -191,11 +191,7 @@ impl<'a> Checker<'a> {
             gold_plan,
             pred_plan,
             literals,
-            functions: Uninterpreted::of(
-                [Some(gold_plan), pred_plan].into_iter().flatten(),
-                &[gold, pred],
-                literals,
-            ),
+            functions: Uninterpreted::of_pair((gold_plan, pred_plan), [gold, pred], literals),
             called: BTreeSet::new(),
             replaceable: replaceable_columns(
                 schema,

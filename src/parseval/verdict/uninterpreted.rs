@@ -200,6 +200,31 @@ impl Uninterpreted {
         }
     }
 
+    /// The functions of a pair ([`Uninterpreted::of`]) where both queries call the same ones, else
+    /// none: a function only one query calls is a real function of some engine that the other
+    /// query computes with functions SQLite knows (MySQL's `YEAR(d)` against `strftime('%Y', d)`),
+    /// and no value table stands for it; SQLite then fails the query that calls it and the pair
+    /// stays undecided, as without interpretation. A prediction that cannot be planned keeps the
+    /// gold's functions.
+    pub fn of_pair(
+        (gold_plan, pred_plan): (&QueryPlan, Option<&QueryPlan>),
+        [gold, pred]: [&str; 2],
+        literals: &[String],
+    ) -> Self {
+        if let Some(p) = pred_plan {
+            let gold_calls = Uninterpreted::of([gold_plan], &[gold], literals);
+            let pred_calls = Uninterpreted::of([p], &[pred], literals);
+            if gold_calls.names() != pred_calls.names() {
+                return Uninterpreted::default();
+            }
+        }
+        Uninterpreted::of(
+            [Some(gold_plan), pred_plan].into_iter().flatten(),
+            &[gold, pred],
+            literals,
+        )
+    }
+
     /// No function to interpret.
     pub fn is_empty(&self) -> bool {
         self.names.is_empty()
