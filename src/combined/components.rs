@@ -10,9 +10,8 @@
 use serde_json::Value as Json;
 
 use crate::error::Result;
-use crate::exec::leniency::named_benchmark;
 use crate::options::OptionsArg;
-use crate::parseval::options::Semantics;
+use crate::parseval::options::{named_benchmark, Semantics};
 use crate::parseval::Options;
 
 /// Every structural component, in the order of `sql_similarity_components`' JSON.
@@ -226,7 +225,14 @@ mod tests {
         )
         .unwrap_err()
         .to_string();
-        assert!(e.contains("forgive_ties, components, require_gmn)"), "{e}");
+        assert!(
+            e.contains("forgive_ties, components, require_gmn, agreement)"),
+            "{e}"
+        );
+        let agreement = |text: &str| parse("f", Some(text), Semantics::TestSuite).unwrap();
+        assert!(!agreement("{}").agreement && agreement(r#"{"benchmark": "bird"}"#).agreement);
+        assert!(!agreement(r#"{"benchmark": "bird", "agreement": false}"#).agreement);
+        assert!(!agreement(r#"{"benchmark": "spider"}"#).agreement);
         // the verdict functions do not take it
         let e = Options::parse("sql_equivalent", Some(r#"{"components": ["relpm"]}"#))
             .unwrap_err()
