@@ -8,14 +8,6 @@
 //! agrees with the gold on most of them, a wrong one on few. `sql_similarity` with the option
 //! `agreement` places a pair found different by the mean of its structural score and this share
 //! (docs/similarity.md#agreement).
-//!
-//! ```
-//! use sqlsim::parseval::{agreement_share, Options};
-//! let ddl = "CREATE TABLE t (a INTEGER NOT NULL, b TEXT)";
-//! let o = Options::default();
-//! let same = agreement_share("SELECT a FROM t WHERE a > 1", "SELECT a FROM t WHERE 1 < a", Some(ddl), &o);
-//! assert_eq!(same.unwrap(), Some(1.0));
-//! ```
 
 use super::checker::row_order;
 use super::decide::{schema_for, texts_to_run};
