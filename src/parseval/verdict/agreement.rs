@@ -10,7 +10,7 @@
 //! (docs/similarity.md#agreement).
 
 use super::checker::row_order;
-use super::decide::{schema_for, texts_to_run};
+use super::decide::prepared;
 use super::gold_suite::gold_suite;
 use crate::error::Result;
 use crate::exec::instance::{compare_lenient, open_database};
@@ -25,9 +25,8 @@ pub fn agreement_share(
     schema: Option<&str>,
     opts: &Options,
 ) -> Result<Option<f64>> {
-    let (gold, pred) = texts_to_run(gold, pred, opts);
+    let (gold, pred, s) = prepared(gold, pred, schema, opts)?;
     let (gold, pred) = (gold.as_ref(), pred.as_ref());
-    let s = schema_for(schema, &[gold, pred])?;
     let Ok(plan) = crate::plan::plan_sql(gold, &s) else {
         return Ok(None);
     };

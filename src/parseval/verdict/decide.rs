@@ -35,17 +35,26 @@ pub fn schema_for(schema: Option<&str>, queries: &[&str]) -> Result<Arc<Schema>>
 /// The texts the verdict plans and runs: runnable on SQLite ([`for_sqlite`]: Calcite's FETCH
 /// and database-qualified names rewritten), then, under `test-suite`, rewritten as
 /// test-suite-sql-eval does (DISTINCT removed unless `keep_distinct`, ...).
-pub(super) fn texts_to_run<'a>(
-    gold: &'a str,
-    pred: &'a str,
-    opts: &Options,
-) -> (Cow<'a, str>, Cow<'a, str>) {
+fn texts_to_run<'a>(gold: &'a str, pred: &'a str, opts: &Options) -> (Cow<'a, str>, Cow<'a, str>) {
     let (gold, pred) = (for_sqlite(gold), for_sqlite(pred));
     if opts.semantics != Semantics::TestSuite {
         return (gold, pred);
     }
     let (g, p) = crate::exec::verdict::test_suite_texts(&gold, &pred, opts.keep_distinct);
     (Cow::Owned(g), Cow::Owned(p))
+}
+
+/// What every entry to a verdict starts from: the texts it runs ([`texts_to_run`]) and the
+/// call's schema ([`schema_for`] over those texts).
+pub(super) fn prepared<'a>(
+    gold: &'a str,
+    pred: &'a str,
+    schema: Option<&str>,
+    opts: &Options,
+) -> Result<(Cow<'a, str>, Cow<'a, str>, Arc<Schema>)> {
+    let (gold, pred) = texts_to_run(gold, pred, opts);
+    let s = schema_for(schema, &[gold.as_ref(), pred.as_ref()])?;
+    Ok((gold, pred, s))
 }
 
 static DECISIONS: NamedCache<Decision> = NamedCache::new("parseval_decisions", 1_024);
@@ -58,9 +67,8 @@ pub fn decide_cached(
     schema: Option<&str>,
     opts: &Options,
 ) -> Result<Arc<Decision>> {
-    let (gold, pred) = texts_to_run(gold, pred, opts);
+    let (gold, pred, s) = prepared(gold, pred, schema, opts)?;
     let (gold, pred) = (gold.as_ref(), pred.as_ref());
-    let s = schema_for(schema, &[gold, pred])?;
     let key = format!(
         "{}\u{1}{}\u{1}{}\u{1}{}\u{1}{}\u{1}{:?}",
         gold.len(),
