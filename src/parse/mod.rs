@@ -164,9 +164,10 @@ fn parse_with_dollar_names(dialect: &dyn Dialect, sql: &str) -> Result<Vec<State
                     name.starts_with(|c: char| c.is_alphabetic() || c == '_')
                 }) =>
             {
+                // in brackets, which SQLite never reads as a string: the name was not quoted
                 let word = Word {
                     value: p,
-                    quote_style: Some('`'),
+                    quote_style: Some('['),
                     keyword: Keyword::NoKeyword,
                 };
                 TokenWithSpan::new(Token::Word(word), t.span)
@@ -235,7 +236,7 @@ mod tests {
         let statements = parse_in(dialect::Dialect::Ansi, sql).unwrap();
         assert_eq!(
             statements[0].to_string(),
-            "SELECT `$f9`, EXPR$0 FROM t AS `$cor0` WHERE `$cor0`.a = `$_x`"
+            "SELECT [$f9], EXPR$0 FROM t AS [$cor0] WHERE [$cor0].a = [$_x]"
         );
         // a positional parameter stays one, and is not standard SQL's
         assert!(parse_in(dialect::Dialect::Ansi, "SELECT $1 FROM t").is_ok());

@@ -175,7 +175,7 @@ fn translate_within_budget(statements: Vec<Statement>, dialect: Dialect) -> (Vec
     })
 }
 
-/// Statements printed as one text, as SQLite reads them (names in backquotes:
+/// Statements printed as one text, as SQLite reads them (quoted names in double quotes:
 /// [`quoting::requote_names`]).
 pub fn print(statements: &[Statement]) -> String {
     let text = statements

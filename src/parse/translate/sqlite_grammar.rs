@@ -11,7 +11,7 @@
 //! -- before (mysql: `--x` is minus minus x, not a comment; `order` a name)
 //! SELECT --x, `order`.a FROM `order`
 //! -- after
-//! SELECT -(-x), `order`.a FROM `order`
+//! SELECT -(-x), "order".a FROM "order"
 //! -- before (postgres: QUALIFY, which PostgreSQL lacks and its parser accepts)
 //! SELECT a FROM t QUALIFY ROW_NUMBER() OVER (ORDER BY a) = 1
 //! -- after
@@ -26,7 +26,8 @@
 //! text SQLite cannot read. The check is a list of what SQLite reads, so a construct no rule
 //! knows yet is caught too. Two spellings are repaired: a minus sign before a negative operand
 //! is parenthesized (`- -x` prints as `--x`, a comment to SQLite), a name that is one of
-//! SQLite's reserved words (`order`, `select`, `as`) is quoted, and a number's grouping
+//! SQLite's reserved words (`order`, `select`, `as`) is quoted (in brackets, `[order]`, which
+//! SQLite never reads as a string, as it may a name the query quoted), and a number's grouping
 //! underscores (DuckDB's `1_000`) are dropped.
 
 use std::ops::ControlFlow;
@@ -411,7 +412,8 @@ impl VisitorMut for Rewrite {
 
     fn post_visit_ident(&mut self, id: &mut Ident) -> ControlFlow<()> {
         if id.quote_style.is_none() && RESERVED.contains(&id.value.to_ascii_uppercase().as_str()) {
-            id.quote_style = Some('"');
+            // in brackets, which SQLite never reads as a string: the name was not quoted
+            id.quote_style = Some('[');
         }
         ControlFlow::Continue(())
     }
@@ -509,7 +511,7 @@ mod tests {
         );
         assert_eq!(
             sqlite("SELECT order.id FROM order", Dialect::Postgres),
-            "SELECT `order`.id FROM `order`"
+            "SELECT [order].id FROM [order]"
         );
         assert_eq!(
             sqlite("SELECT a FROM t WHERE a SIMILAR TO 'x'", Dialect::Duckdb),
