@@ -17,6 +17,7 @@
 //! `double_quoted_strings` normalization pass, because that needs the names used in the query.
 
 pub mod dialect;
+mod duckdb_calls;
 pub mod preprocess;
 pub mod translate;
 

@@ -102,6 +102,17 @@ def test_a_quoted_name_that_names_nothing_is_read_as_a_string(host):
     assert host.value("SELECT sql_equivalent(?, ?, ?, ?)", [gold, "SELECT a FROM t WHERE c = UAL", T, pg]) == 0
 
 
+def test_equals_inside_a_call_is_a_comparison(host):
+    gold = "SELECT SUM(a = 2), IIF(a = 2 AND b > 1, 'x', 'y') FROM t"
+    for dialect, pred in [("duckdb", "SELECT SUM(a = 2), IF(a = 2 AND b > 1, 'x', 'y') FROM t"),
+                          ("mysql", "SELECT SUM(a = 2), IF(a = 2 AND b > 1, 'x', 'y') FROM t"),
+                          ("bigquery", "SELECT SUM(CAST(a = 2 AS INT64)), IF(a = 2 AND b > 1, 'x', 'y') FROM t"),
+                          ("snowflake", "SELECT SUM(IFF(a = 2, 1, 0)), IFF(a = 2 AND b > 1, 'x', 'y') FROM t")]:
+        args = [gold, pred, T, opts(pred_dialect=dialect)]
+        assert host.value("SELECT sql_equivalent(?, ?, ?, ?)", args) == 1, (dialect,
+            host.value("SELECT sql_equivalent_reason(?, ?, ?, ?)", args))
+
+
 def test_untranslated_constructs_give_no_verdict(host):
     args = ["SELECT a FROM t", "SELECT CAST(a AS JSON) FROM t", T, opts(pred_dialect="postgres")]
     assert host.value("SELECT sql_equivalent(?, ?, ?, ?)", args) is None
