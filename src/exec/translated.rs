@@ -56,9 +56,9 @@ mod tests {
             (g, p),
             (Cow::Borrowed("SELECT 1"), Cow::Borrowed("SELECT 2"))
         ));
-        let pg = tag("SELECT x::FLOAT FROM t", Dialect::Postgres);
+        let pg = tag("SELECT x::INT FROM t", Dialect::Postgres);
         let (_, p) = sqlite_pair("SELECT 1", &pg).unwrap();
-        assert_eq!(p, "SELECT CAST(x AS REAL) FROM t");
+        assert_eq!(p, "SELECT CAST(x AS INTEGER) FROM t");
         let bad = tag("SELEC x FROM", Dialect::Postgres);
         assert!(matches!(
             sqlite_pair(&bad, "SELECT 1"),
