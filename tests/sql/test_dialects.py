@@ -66,16 +66,6 @@ def test_division_means_what_the_dialect_says(host):
     assert host.value("SELECT sql_equivalent(?, ?, ?)", [gold, mysql, T]) == 0
 
 
-def test_an_integer_cast_rounds_where_the_dialect_rounds(host):
-    schema = "CREATE TABLE r (x REAL)"
-    rounded = "SELECT CAST(ROUND(x) AS INTEGER) FROM r"
-    cut = "SELECT CAST(x AS INTEGER) FROM r"
-    for dialect, pred in [("postgres", "SELECT x::INT FROM r"), ("mysql", "SELECT CAST(x AS SIGNED) FROM r")]:
-        as_d = opts(pred_dialect=dialect)
-        assert host.value("SELECT sql_equivalent(?, ?, ?, ?)", [rounded, pred, schema, as_d]) == 1, dialect
-        assert host.value("SELECT sql_equivalent(?, ?, ?, ?)", [cut, pred, schema, as_d]) == 0, dialect
-
-
 def test_null_order_follows_the_dialect(host):
     gold = "SELECT a FROM t ORDER BY a NULLS LAST"
     postgres = "SELECT a FROM t ORDER BY a"

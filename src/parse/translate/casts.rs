@@ -4,24 +4,11 @@
 //! -- before (postgres)
 //! SELECT x::FLOAT, CAST(d AS DATE), CAST(p AS NUMERIC(10, 2)), CAST(n AS BIGINT) FROM t
 //! -- after
-//! SELECT CAST(x AS REAL), date(d), ROUND(CAST(p AS REAL), 2),
-//!   CAST(IIF(typeof(CAST(n AS NUMERIC)) = 'real', ROUND(n), n) AS INTEGER) FROM t
-//! -- before (mysql)
-//! SELECT CAST(n AS SIGNED) FROM t
-//! -- after
-//! SELECT CAST(IIF(typeof(n) = 'real', ROUND(n), n) AS INTEGER) FROM t
+//! SELECT CAST(x AS REAL), date(d), ROUND(CAST(p AS REAL), 2), CAST(n AS INTEGER) FROM t
 //! ```
 //!
-//! An integer literal or a truth value (`CAST(x = 2 AS INT)`) casts as it is. A floating-point tie rounds away from zero, as decimals
-//! do; PostgreSQL and DuckDB round a `DOUBLE` tie to even (`CAST(2.5::FLOAT8 AS INT)` is 2),
-//! which SQLite's one kind of real cannot tell apart from a decimal.
-//!
 //! Target types map onto SQLite's by family: integers (`INT`, `BIGINT`, `INT64`, MySQL's
-//! `SIGNED`) to `INTEGER`, rounding a fraction to the nearest integer (halves away from zero)
-//! where the engine rounds: PostgreSQL, MySQL, DuckDB, Snowflake and BigQuery round a number
-//! (`CAST(2.7 AS INT)` is 3), where SQLite and Calcite's standard SQL cut its fraction off; a
-//! text rounds as the number it reads as, except in MySQL, which reads its integer prefix as
-//! SQLite does (`CAST('2.7' AS SIGNED)` is 2); floating-point types to `REAL`; a `NUMERIC(p, s)` rounds to `s`
+//! `SIGNED`) to `INTEGER`; floating-point types to `REAL`; a `NUMERIC(p, s)` rounds to `s`
 //! places, as every engine does (`NUMERIC(p)` to 0), and an unscaled `NUMERIC`/`DECIMAL` to the
 //! dialect's default scale: none in PostgreSQL and standard SQL (`REAL`: SQLite's own NUMERIC
 //! would turn `2.0` into the integer 2), 0 in MySQL (`DECIMAL(10, 0)`) and Snowflake
@@ -34,13 +21,8 @@
 
 use std::ops::ControlFlow;
 
-use sqlparser::ast::{
-    BinaryOperator, CastKind, DataType, ExactNumberInfo, Expr, Statement, Value, VisitMut,
-    VisitorMut,
-};
+use sqlparser::ast::{CastKind, DataType, Expr, Statement, Value, VisitMut, VisitorMut};
 
-use super::calls::{binary, int_literal, text};
-use super::copies::copy;
 use super::{call, untranslated, Rule};
 use crate::parse::dialect::Dialect;
 
@@ -115,45 +97,13 @@ fn cast(expr: Expr, data_type: DataType) -> Expr {
     }
 }
 
-/// Whether `e` is an integer whatever its operands: an integer literal or a truth value.
-fn integral(e: &Expr) -> bool {
-    use BinaryOperator as B;
-    match e {
-        Expr::Nested(inner) => integral(inner),
-        Expr::BinaryOp { op, .. } => matches!(
-            op,
-            B::Eq | B::NotEq | B::Lt | B::LtEq | B::Gt | B::GtEq | B::And | B::Or
-        ),
-        Expr::IsNull(_) | Expr::IsNotNull(_) => true,
-        _ => int_literal(e).is_some(),
-    }
-}
-
-/// A cast of `expr` to an integer in `dialect`: SQLite's, which cuts a fraction off, where
-/// the dialect does too (standard SQL as Calcite prints it) or `expr` is [`integral`];
-/// otherwise the nearest integer to a real value (a text that reads as a real one, outside
-/// MySQL), and SQLite's cast of any other value, exact for integers of any size.
-fn integer(expr: Expr, dialect: Dialect) -> Expr {
-    let cast_int = |e: Expr| cast(e, DataType::Integer(None));
-    if dialect == Dialect::Ansi || integral(&expr) {
-        return cast_int(expr);
-    }
-    let read = match dialect {
-        Dialect::Mysql => copy(&expr),
-        _ => cast(copy(&expr), DataType::Numeric(ExactNumberInfo::None)),
-    };
-    let real = binary(call("typeof", vec![read]), BinaryOperator::Eq, text("real"));
-    let rounded = call("ROUND", vec![copy(&expr)]);
-    cast_int(call("IIF", vec![real, rounded, expr]))
-}
-
 /// The SQLite expression for a cast of `expr` to `data_type`, of the given kind.
 fn translate(kind: &CastKind, expr: Expr, data_type: &DataType, dialect: Dialect) -> Expr {
     let lenient = matches!(kind, CastKind::TryCast | CastKind::SafeCast);
     match target(data_type, dialect) {
         Target::Text => cast(expr, DataType::Text),
         _ if lenient => untranslated(&format!("TRY_CAST to {data_type}"), dialect, vec![expr]),
-        Target::Integer => integer(expr, dialect),
+        Target::Integer => cast(expr, DataType::Integer(None)),
         Target::Real => cast(expr, DataType::Real),
         Target::Rounded(places) => call(
             "ROUND",
