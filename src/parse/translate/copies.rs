@@ -158,7 +158,6 @@ mod tests {
                 Dialect::Bigquery,
                 nest(14, |x| format!("EXTRACT(WEEK FROM {x})")),
             ),
-            (Dialect::Postgres, nest(14, |x| format!("CAST({x} AS INT)"))),
         ];
         for (dialect, call) in cases {
             let sql = format!("SELECT {call} FROM t");
