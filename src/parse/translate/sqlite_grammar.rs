@@ -26,7 +26,8 @@
 //! text SQLite cannot read. The check is a list of what SQLite reads, so a construct no rule
 //! knows yet is caught too. Two spellings are repaired: a minus sign before a negative operand
 //! is parenthesized (`- -x` prints as `--x`, a comment to SQLite), a name that is one of
-//! SQLite's reserved words (`order`, `select`, `as`) is quoted (in brackets, `[order]`, which
+//! SQLite's reserved words (`order`, `select`, `as`) or that SQLite's tokenizer does not read
+//! unquoted (PostgreSQL's `emoji😀`) is quoted (in brackets, `[order]`, which
 //! SQLite never reads as a string, as it may a name the query quoted), and a number's grouping
 //! underscores (DuckDB's `1_000`) are dropped.
 
@@ -36,6 +37,8 @@ use sqlparser::ast::{
     BinaryOperator, CastKind, CeilFloorKind, Expr, Function, FunctionArg, FunctionArgExpr,
     FunctionArguments, Ident, Query, Select, Statement, UnaryOperator, Value, VisitMut, VisitorMut,
 };
+
+use sqlparser::dialect::{Dialect as _, SQLiteDialect};
 
 use super::sqlite_clauses::{first_select, mark, query_lacks, select_lacks};
 use super::{untranslated, Rule};
@@ -399,6 +402,15 @@ fn lacks(e: &Expr) -> Option<(String, Vec<Expr>)> {
     }
 }
 
+/// Whether SQLite's tokenizer (sqlparser's, which reads the translation again) reads `name`
+/// unquoted as one name: another dialect's may take more (PostgreSQL's an emoji).
+fn bare_in_sqlite(name: &str) -> bool {
+    let sqlite = SQLiteDialect {};
+    let mut chars = name.chars();
+    chars.next().is_some_and(|c| sqlite.is_identifier_start(c))
+        && chars.all(|c| sqlite.is_identifier_part(c))
+}
+
 struct Rewrite(Dialect);
 
 impl Rewrite {
@@ -411,7 +423,11 @@ impl VisitorMut for Rewrite {
     type Break = ();
 
     fn post_visit_ident(&mut self, id: &mut Ident) -> ControlFlow<()> {
-        if id.quote_style.is_none() && RESERVED.contains(&id.value.to_ascii_uppercase().as_str()) {
+        let reserved = RESERVED.contains(&id.value.to_ascii_uppercase().as_str());
+        if id.quote_style.is_none()
+            && (reserved || !bare_in_sqlite(&id.value))
+            && !id.value.contains(']')
+        {
             // in brackets, which SQLite never reads as a string: the name was not quoted
             id.quote_style = Some('[');
         }
