@@ -238,7 +238,40 @@ fn translated(dialect: Dialect, body: &str) -> Result<String> {
             TRANSLATION_GROWTH
         )));
     }
+    if parenthesis_depth(&text) > TRANSLATION_DEPTH {
+        return Err(crate::error::Error::Limit(format!(
+            "the {} query's SQLite translation nests parentheses over {TRANSLATION_DEPTH} deep",
+            dialect.name()
+        )));
+    }
     Ok(text)
+}
+
+/// Deepest parenthesis nesting a translation may print. The rules parenthesize the operands
+/// they rewrite (`a <=> 1 XOR ...` nests once per operator), and past about 40 levels sqlparser's
+/// SQLite reader stops at its recursion limit inside a parenthesis and reports a syntax error
+/// instead, so a deeper translation is refused as over a limit, as the SQLite path refuses a
+/// query nested past [`super::RECURSION_LIMIT`].
+const TRANSLATION_DEPTH: usize = super::RECURSION_LIMIT - 12;
+
+/// The deepest nesting of parentheses in `sql` outside quoted strings and names.
+fn parenthesis_depth(sql: &str) -> usize {
+    let (mut depth, mut deepest, mut quote) = (0usize, 0usize, None::<char>);
+    for c in sql.chars() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '\'' | '"' | '`') => quote = Some(c),
+            (None, '[') => quote = Some(']'),
+            (None, '(') => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            (None, ')') => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    deepest
 }
 
 /// `work` on a thread of its own with [`TRANSLATION_STACK_BYTES`] of stack (reserved, not
@@ -350,6 +383,22 @@ mod tests {
             outcome.is_ok(),
             "the translation overflowed the caller's stack"
         );
+    }
+
+    #[test]
+    fn a_translation_nested_past_the_readers_limit_is_over_a_limit() {
+        let query =
+            |n: usize| format!("SELECT a FROM t WHERE {}", vec!["a <=> 1"; n].join(" XOR "));
+        let (shallow, deep) = (query(3), query(41));
+        let ok = sqlite_text(&tag(&shallow, Dialect::Ansi))
+            .unwrap()
+            .into_owned();
+        assert!(crate::parse::parse_sql(&ok).is_ok());
+        let err = sqlite_text(&tag(&deep, Dialect::Ansi))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("nests parentheses over"), "{err}");
+        assert_eq!(parenthesis_depth("SELECT '((', \"(\", [(], ((1))"), 2);
     }
 
     #[test]
