@@ -18,14 +18,11 @@ use crate::normalize::fetch_as_limit::FetchAsLimit;
 use crate::normalize::Pass;
 
 /// `sql` as SQLite can run it (itself when nothing needs rewriting, or when it does not parse);
-/// a query of another dialect is its SQLite translation first (`parse::translate`), or its text
-/// without the dialect's tag when its dialect does not parse it, so that SQLite's error names
-/// the query's own text, never the tag.
+/// a query of another dialect is its SQLite translation first (`parse::translate`).
 pub fn for_sqlite(sql: &str) -> Cow<'_, str> {
     match crate::parse::translate::sqlite_text(sql) {
         Ok(Cow::Owned(translated)) => Cow::Owned(rewritten(&translated).into_owned()),
-        Ok(Cow::Borrowed(_)) => rewritten(sql),
-        Err(_) => rewritten(crate::parse::dialect::untag(sql).1),
+        _ => rewritten(sql),
     }
 }
 
@@ -79,13 +76,5 @@ mod tests {
                 "{same}"
             );
         }
-    }
-
-    #[test]
-    fn a_text_its_dialect_rejects_runs_without_its_tag() {
-        use crate::parse::dialect::{tag, Dialect};
-        let body = "SELECT a FROM t GROUP BY a ORDER BY a LIMIT 1 HAVING a = '+'";
-        let tagged = tag(body, Dialect::Postgres);
-        assert_eq!(for_sqlite(&tagged), body);
     }
 }
