@@ -72,29 +72,13 @@ pub fn check_operator_chains(sql: &str) -> Result<()> {
     let mut levels = vec![Chains::default()];
     let mut i = 0;
     while i < bytes.len() {
+        if let Some(next) = skipped(bytes, i) {
+            i = next; // a string, quoted name or comment: no operator in it
+            continue;
+        }
         let c = bytes[i];
         let top = levels.len() - 1;
         match c {
-            b'\'' | b'"' | b'`' | b'[' => {
-                let close = if c == b'[' { b']' } else { c };
-                i += 1;
-                while i < bytes.len() && bytes[i] != close {
-                    i += 1;
-                }
-                i += 1;
-            }
-            b'-' if bytes.get(i + 1) == Some(&b'-') => {
-                while i < bytes.len() && bytes[i] != b'\n' {
-                    i += 1;
-                }
-            }
-            b'/' if bytes.get(i + 1) == Some(&b'*') => {
-                i += 2;
-                while i + 1 < bytes.len() && !(bytes[i] == b'*' && bytes[i + 1] == b'/') {
-                    i += 1;
-                }
-                i += 2;
-            }
             b'(' => {
                 levels.push(Chains::default());
                 i += 1;
@@ -142,6 +126,58 @@ pub fn check_operator_chains(sql: &str) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// Where the quoted string or name, or the comment, that starts at byte `i` of `bytes` ends
+/// (the byte after it), or None when none starts there.
+fn skipped(bytes: &[u8], i: usize) -> Option<usize> {
+    let mut j = i;
+    match bytes[i] {
+        c @ (b'\'' | b'"' | b'`' | b'[') => {
+            let close = if c == b'[' { b']' } else { c };
+            j += 1;
+            while j < bytes.len() && bytes[j] != close {
+                j += 1;
+            }
+            Some(j + 1)
+        }
+        b'-' if bytes.get(i + 1) == Some(&b'-') => {
+            while j < bytes.len() && bytes[j] != b'\n' {
+                j += 1;
+            }
+            Some(j)
+        }
+        b'/' if bytes.get(i + 1) == Some(&b'*') => {
+            j += 2;
+            while j + 1 < bytes.len() && !(bytes[j] == b'*' && bytes[j + 1] == b'/') {
+                j += 1;
+            }
+            Some(j + 2)
+        }
+        _ => None,
+    }
+}
+
+/// The deepest nesting of parentheses in `sql` outside quoted strings, names and comments.
+pub(crate) fn parenthesis_depth(sql: &str) -> usize {
+    let bytes = sql.as_bytes();
+    let (mut i, mut depth, mut deepest) = (0, 0usize, 0usize);
+    while i < bytes.len() {
+        if let Some(next) = skipped(bytes, i) {
+            i = next;
+            continue;
+        }
+        match bytes[i] {
+            b'(' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            b')' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        i += 1;
+    }
+    deepest
 }
 
 fn parse_with(dialect: &dyn Dialect, sql: &str) -> Result<Vec<Statement>> {

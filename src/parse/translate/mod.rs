@@ -238,7 +238,7 @@ fn translated(dialect: Dialect, body: &str) -> Result<String> {
             TRANSLATION_GROWTH
         )));
     }
-    if parenthesis_depth(&text) > TRANSLATION_DEPTH {
+    if super::parenthesis_depth(&text) > TRANSLATION_DEPTH {
         return Err(crate::error::Error::Limit(format!(
             "the {} query's SQLite translation nests parentheses over {TRANSLATION_DEPTH} deep",
             dialect.name()
@@ -253,26 +253,6 @@ fn translated(dialect: Dialect, body: &str) -> Result<String> {
 /// instead, so a deeper translation is refused as over a limit, as the SQLite path refuses a
 /// query nested past [`super::RECURSION_LIMIT`].
 const TRANSLATION_DEPTH: usize = super::RECURSION_LIMIT - 12;
-
-/// The deepest nesting of parentheses in `sql` outside quoted strings and names.
-fn parenthesis_depth(sql: &str) -> usize {
-    let (mut depth, mut deepest, mut quote) = (0usize, 0usize, None::<char>);
-    for c in sql.chars() {
-        match (quote, c) {
-            (Some(q), c) if c == q => quote = None,
-            (Some(_), _) => {}
-            (None, '\'' | '"' | '`') => quote = Some(c),
-            (None, '[') => quote = Some(']'),
-            (None, '(') => {
-                depth += 1;
-                deepest = deepest.max(depth);
-            }
-            (None, ')') => depth = depth.saturating_sub(1),
-            _ => {}
-        }
-    }
-    deepest
-}
 
 /// `work` on a thread of its own with [`TRANSLATION_STACK_BYTES`] of stack (reserved, not
 /// committed); a panic in it is an error, never the host's.
@@ -398,7 +378,10 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(err.contains("nests parentheses over"), "{err}");
-        assert_eq!(parenthesis_depth("SELECT '((', \"(\", [(], ((1))"), 2);
+        assert_eq!(
+            crate::parse::parenthesis_depth("SELECT '((', \"(\", [(], ((1))"),
+            2
+        );
     }
 
     #[test]
