@@ -1,6 +1,9 @@
 """Fixtures for SQL-level tests: the built extension loaded into real SQLite (apsw, sqlite3 shell)
 and real DuckDB (Python duckdb, duckdb CLI)."""
+import json
 import os
+import re
+import sqlite3
 import subprocess
 import sys
 
@@ -96,3 +99,23 @@ def run_duckdb_shell(script):
         [DUCKDB_CLI, *common.duckdb_shell_args(DUCKDB_EXTENSION), ":memory:"],
         input=script, capture_output=True, text=True, timeout=300,
     )
+
+
+def opts(**kw):
+    """An options argument: opts(dialect="postgres") is '{"dialect": "postgres"}'."""
+    return json.dumps(kw)
+
+
+def sqlite_database(tmp_path, ddl, rows):
+    """A SQLite file under tmp_path made by the DDL script `ddl`, its first table holding `rows`;
+    returns its path (for exec_match and the functions that run on a real database)."""
+    path = tmp_path / "t.sqlite"
+    con = sqlite3.connect(path)
+    con.executescript(ddl)
+    if rows:
+        table = re.match(r"\s*CREATE TABLE (\w+)", ddl, re.I).group(1)
+        marks = ", ".join("?" for _ in rows[0])
+        con.executemany(f"INSERT INTO {table} VALUES ({marks})", rows)
+    con.commit()
+    con.close()
+    return str(path)

@@ -3,9 +3,10 @@
 `row_values`, `date_values`, and `$` names): each construct is equivalent to a SQLite spelling of its
 meaning, and a near miss (one value, bound or duplicate apart) is not equivalent."""
 import json
-import sqlite3
 
 import pytest
+
+from conftest import sqlite_database
 
 T = "CREATE TABLE t (a INTEGER, b INTEGER, c TEXT); CREATE TABLE s (x INTEGER, y INTEGER)"
 ANSI = json.dumps({"dialect": "ansi"})
@@ -85,18 +86,8 @@ def test_a_near_miss_is_not_equivalent(host, construct, gold, pred):
     assert r.startswith("not equivalent:"), r
 
 
-def database(tmp_path, rows):
-    path = tmp_path / "t.sqlite"
-    con = sqlite3.connect(path)
-    con.executescript(T)
-    con.executemany("INSERT INTO t VALUES (?, ?, ?)", rows)
-    con.commit()
-    con.close()
-    return str(path)
-
-
 def test_statistics_give_the_engines_values(sqlite_host, tmp_path):
-    db = database(tmp_path, [(1, 5, "x"), (2, 5, "x"), (3, None, "y"), (4, None, "y")])
+    db = sqlite_database(tmp_path, T, [(1, 5, "x"), (2, 5, "x"), (3, None, "y"), (4, None, "y")])
     gold = "SELECT 1.25, 5.0 / 3, SQRT(1.25), NULL, NULL"
     # one value: no sample variance; no values: NULL
     pred = ("SELECT VAR_POP(a), VAR_SAMP(a), STDDEV_POP(a), VAR_SAMP(a) FILTER (WHERE a = 1), "
@@ -105,14 +96,14 @@ def test_statistics_give_the_engines_values(sqlite_host, tmp_path):
 
 
 def test_count_distinct_of_tuples_skips_those_with_a_null(sqlite_host, tmp_path):
-    db = database(tmp_path, [(1, 5, "x"), (1, 5, "y"), (1, None, "z"), (2, 5, "x"), (None, None, "x")])
+    db = sqlite_database(tmp_path, T, [(1, 5, "x"), (1, 5, "y"), (1, None, "z"), (2, 5, "x"), (None, None, "x")])
     pred = "SELECT COUNT(DISTINCT a, b), COUNT(DISTINCT c, a) FROM t"
     assert sqlite_host.value("SELECT exec_match(?, ?, ?, ?)",
                              [db, "SELECT 2, 4", pred, BAG]) == 1
 
 
 def test_intersect_and_except_all_keep_duplicates(sqlite_host, tmp_path):
-    db = database(tmp_path, [(1, 1, "x"), (1, 2, "x"), (1, 3, "x"), (2, 1, "y"), (None, 1, "y"), (None, 2, "y")])
+    db = sqlite_database(tmp_path, T, [(1, 1, "x"), (1, 2, "x"), (1, 3, "x"), (2, 1, "y"), (None, 1, "y"), (None, 2, "y")])
     opts = BAG
     intersect = "SELECT a FROM t INTERSECT ALL SELECT a FROM t WHERE b = 1"
     assert sqlite_host.value("SELECT exec_match(?, ?, ?, ?)",

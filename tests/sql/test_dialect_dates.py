@@ -2,16 +2,12 @@
 `date_diff`) in both hosts: a PostgreSQL, MySQL or DuckDB query is equivalent to its SQLite
 spelling, parts are numbers where the dialect gives numbers, and each dialect numbers the days of
 the week its own way."""
-import json
-import sqlite3
 
 import pytest
 
+from conftest import opts, sqlite_database
+
 T = "CREATE TABLE t (id INTEGER, d DATE, a DATETIME, b DATETIME)"
-
-
-def opts(**kw):
-    return json.dumps(kw)
 
 
 # (SQLite gold, prediction, its dialect): equivalent only once the prediction is read in its dialect
@@ -39,19 +35,9 @@ def test_a_date_prediction_in_its_dialect_is_equivalent_to_its_sqlite_spelling(h
     assert reason.startswith("equivalent:"), reason
 
 
-def database(tmp_path, rows):
-    path = tmp_path / "t.sqlite"
-    con = sqlite3.connect(path)
-    con.execute(T)
-    con.executemany("INSERT INTO t VALUES (?, ?, ?, ?)", rows)
-    con.commit()
-    con.close()
-    return str(path)
-
-
 def test_each_dialect_numbers_the_days_of_the_week(host, tmp_path):
     # 2024-01-07 is a Sunday: 0 in PostgreSQL, 1 in MySQL's DAYOFWEEK, 6 in MySQL's WEEKDAY
-    db = database(tmp_path, [(1, "2024-01-07", None, None)])
+    db = sqlite_database(tmp_path, T, [(1, "2024-01-07", None, None)])
     gold = "SELECT CAST(strftime('%w', d) AS INTEGER) FROM t"
     postgres, mysql = "SELECT EXTRACT(DOW FROM d) FROM t", "SELECT DAYOFWEEK(d) FROM t"
     assert host.value("SELECT exec_match(?, ?, ?, ?)", [db, gold, postgres, opts(pred_dialect="postgres")]) == 1
@@ -61,7 +47,7 @@ def test_each_dialect_numbers_the_days_of_the_week(host, tmp_path):
 
 
 def test_a_part_is_a_number_and_a_format_is_text(host, tmp_path):
-    db = database(tmp_path, [(1, "2020-03-04", None, None)])
+    db = sqlite_database(tmp_path, T, [(1, "2020-03-04", None, None)])
     number, text = "SELECT 2020 FROM t", "SELECT '2020' FROM t"
     extract, formatted = "SELECT EXTRACT(YEAR FROM d) FROM t", "SELECT TO_CHAR(d, 'YYYY') FROM t"
     assert host.value("SELECT exec_match(?, ?, ?, ?)", [db, number, extract, opts(pred_dialect="postgres")]) == 1
@@ -70,7 +56,7 @@ def test_a_part_is_a_number_and_a_format_is_text(host, tmp_path):
 
 
 def test_a_month_added_to_the_31st_ends_at_the_end_of_the_month(host, tmp_path):
-    db = database(tmp_path, [(1, "2020-01-31", None, None)])
+    db = sqlite_database(tmp_path, T, [(1, "2020-01-31", None, None)])
     pred = "SELECT DATE_ADD(d, INTERVAL 1 MONTH) FROM t"
     assert host.value("SELECT exec_match(?, ?, ?, ?)",
                       [db, "SELECT '2020-02-29' FROM t", pred, opts(pred_dialect="mysql")]) == 1

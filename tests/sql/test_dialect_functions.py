@@ -2,16 +2,12 @@
 `limits`) in both hosts: a PostgreSQL or MySQL query is equivalent to its SQLite spelling, and where
 the engines disagree (LIKE's letter case, MySQL's CONCAT of NULL) the verdict follows the
 dialect."""
-import json
-import sqlite3
 
 import pytest
 
+from conftest import opts, sqlite_database
+
 T = "CREATE TABLE t (a INTEGER, b INTEGER, c TEXT)"
-
-
-def opts(**kw):
-    return json.dumps(kw)
 
 
 # (SQLite gold, prediction, its dialect): equivalent only once the prediction is read in its dialect
@@ -37,18 +33,8 @@ def test_a_prediction_in_its_dialect_is_equivalent_to_its_sqlite_spelling(host, 
     assert reason.startswith("equivalent:"), reason
 
 
-def database(tmp_path, rows):
-    path = tmp_path / "t.sqlite"
-    con = sqlite3.connect(path)
-    con.execute(T)
-    con.executemany("INSERT INTO t VALUES (?, ?, ?)", rows)
-    con.commit()
-    con.close()
-    return str(path)
-
-
 def test_postgres_like_tells_case_apart(host, tmp_path):
-    db = database(tmp_path, [(1, 1, "abc"), (2, 2, "Abd")])
+    db = sqlite_database(tmp_path, T, [(1, 1, "abc"), (2, 2, "Abd")])
     pred = "SELECT a FROM t WHERE c LIKE 'Ab%'"
     case_sensitive, like = "SELECT a FROM t WHERE c GLOB 'Ab*'", "SELECT a FROM t WHERE c LIKE 'Ab%'"
     assert host.value("SELECT exec_match(?, ?, ?, ?)", [db, case_sensitive, pred, opts(pred_dialect="postgres")]) == 1
@@ -60,7 +46,7 @@ def test_postgres_like_tells_case_apart(host, tmp_path):
 def test_mysql_compares_text_with_case_as_sqlite_does(host, tmp_path):
     # MySQL's LIKE ignores case as SQLite's does; its `=` and LOCATE keep SQLite's case rules
     # (docs/dialects.md, known limits)
-    db = database(tmp_path, [(1, 1, "Anna"), (2, 2, "Bob")])
+    db = sqlite_database(tmp_path, T, [(1, 1, "Anna"), (2, 2, "Bob")])
     gold = "SELECT a FROM t WHERE c = 'Anna'"
     assert host.value("SELECT exec_match(?, ?, ?, ?)", [db, gold, "SELECT a FROM t WHERE c LIKE 'anna'",
                                                          opts(pred_dialect="mysql")]) == 1
@@ -71,7 +57,7 @@ def test_mysql_compares_text_with_case_as_sqlite_does(host, tmp_path):
 
 
 def test_mysql_concat_is_null_with_a_null_argument(host, tmp_path):
-    db = database(tmp_path, [(1, None, "x"), (2, 2, None)])
+    db = sqlite_database(tmp_path, T, [(1, None, "x"), (2, 2, None)])
     gold = "SELECT a || c FROM t"
     pred = "SELECT CONCAT(a, c) FROM t"
     assert host.value("SELECT exec_match(?, ?, ?, ?)", [db, gold, pred, opts(pred_dialect="mysql")]) == 1

@@ -1,19 +1,15 @@
 """The dialect options (docs/dialects.md) in both hosts: every function that reads SQL takes them,
 a query written for another engine is read with that engine's meaning, constructs without a faithful
 translation give no verdict, and the Spider functions refuse other dialects."""
-import json
 import sqlite3
 
 import pytest
 
-from conftest import HostError
+from conftest import HostError, opts
+
 
 T = "CREATE TABLE t (a INTEGER, b INTEGER, c TEXT)"
 SQL_PARAMS = {"sql", "query", "gold", "pred", "a", "b"}
-
-
-def opts(**kw):
-    return json.dumps(kw)
 
 
 def param_names(signature):
