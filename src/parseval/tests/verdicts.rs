@@ -433,3 +433,42 @@ fn a_translation_that_sqlite_rejects_disproves_nothing() {
     let d = verdict(gold, &tag("SELECT nom FROM singer", Dialect::Ansi));
     assert_eq!(d.value(), Some(0), "{}", d.reason());
 }
+
+#[test]
+fn a_prediction_that_is_the_failing_gold_itself_is_equivalent() {
+    use crate::parse::dialect::{tag, Dialect};
+    let ambiguous = "SELECT singer_id FROM singer JOIN song ON singer.singer_id = song.singer_id";
+    let in_where = "SELECT name FROM singer WHERE count(age) > 1";
+    let respelled = [
+        (
+            ambiguous,
+            "select singer_id  from singer join song on singer.singer_id = song.singer_id"
+                .to_string(),
+        ),
+        (ambiguous, tag(ambiguous, Dialect::Postgres).into_owned()),
+        (in_where, format!("{in_where} -- twice")),
+    ];
+    for (gold, pred) in respelled {
+        let d = verdict(gold, &pred);
+        assert_eq!(d.value(), Some(1), "{}", d.reason());
+        assert!(
+            d.reason().contains("the gold query itself"),
+            "{}",
+            d.reason()
+        );
+    }
+    let d = verdict(ambiguous, ambiguous);
+    assert!(d.reason().contains("ambiguous"), "{}", d.reason());
+    // another query, even one that fails the same way, decides nothing
+    let near = [
+        (
+            ambiguous,
+            "SELECT singer.singer_id FROM singer JOIN song ON singer.singer_id = song.singer_id",
+        ),
+        (in_where, "SELECT name FROM singer WHERE count(age) > 2"),
+    ];
+    for (gold, pred) in near {
+        let d = verdict(gold, pred);
+        assert_eq!(d.value(), None, "{}", d.reason());
+    }
+}

@@ -85,6 +85,17 @@ pub fn decide_cached(
     ))
 }
 
+/// Whether `pred` is the gold query itself: both texts read as SQLite (the prediction through its
+/// dialect's translation) print as the same statements. Spelling (case of keywords, spaces,
+/// comments, the dialect's own syntax) may differ; names and literals may not.
+fn same_query(gold: &str, pred: &str) -> bool {
+    let printed = |sql: &str| -> Option<Vec<String>> {
+        let statements = crate::parse::parse_sql(sql).ok()?;
+        Some(statements.iter().map(ToString::to_string).collect())
+    };
+    matches!((printed(gold), printed(pred)), (Some(g), Some(p)) if g == p)
+}
+
 /// Decides whether `gold` and `pred` are equivalent on databases generated for both plans.
 #[cfg(test)]
 pub fn decide(gold: &str, pred: &str, schema: Arc<Schema>, opts: &Options) -> Decision {
@@ -118,6 +129,7 @@ fn decide_with(
         random_tried: 0,
         leniency: Vec::new(),
         uninterpreted: Vec::new(),
+        identical: None,
     };
     // a prediction of another dialect that SQLite rejects although it plans (or is refused by
     // the planner only as unsupported) may run in its own dialect: its failure is the
@@ -145,6 +157,14 @@ fn decide_with(
             _ if work.capped() => Verdict::Unknown(work.cap_reason()),
             v => v,
         };
+        // a pair left undecided whose prediction is the gold query itself is equivalent by
+        // identity (both fail alike, or no database could be made): what was undecided is why
+        if let Verdict::Unknown(why) = &d.verdict {
+            if same_query(gold, pred) {
+                d.identical = Some(why.clone());
+                d.verdict = Verdict::Equivalent;
+            }
+        }
         d.work = work.spent();
         d.capped = work.capped();
         d.elapsed = start.elapsed();

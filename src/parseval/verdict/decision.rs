@@ -67,6 +67,9 @@ pub struct Decision {
     /// The functions the engine does not know that a query called, read as uninterpreted
     /// (uninterpreted.rs): lower case, sorted.
     pub uninterpreted: Vec<String>,
+    /// Why no database decided a pair whose prediction is the gold query itself (decide.rs,
+    /// `same_query`): equivalent by identity, whatever the query does. None otherwise.
+    pub identical: Option<String>,
 }
 
 impl Decision {
@@ -128,6 +131,12 @@ impl Decision {
     /// One sentence saying why.
     pub fn reason(&self) -> String {
         match &self.verdict {
+            Verdict::Equivalent if self.identical.is_some() => format!(
+                "equivalent: the prediction is the gold query itself once both are read as \
+                 SQLite (the same statements), so no database can tell them apart; no database \
+                 decided it: {}",
+                self.identical.as_deref().unwrap_or_default()
+            ),
             Verdict::Equivalent => format!(
                 "equivalent: same results under {} semantics on {} generated databases{} covering {} of {} plan branches{}{}{}{}",
                 semantics_name(self.semantics),
