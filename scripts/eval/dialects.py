@@ -1,7 +1,7 @@
 """Dialect invariance: does a query written for another engine get the verdict its meaning deserves?
 
     python scripts/eval/dialects.py [--sets gpt4,bird_bugs] [--dialects postgres,mysql] [--limit N]
-                                    [--sample N] [--minidev] [--out /tmp/dialects]
+                                    [--sample N] [--minidev] [--models M] [--out /tmp/dialects]
                                     [--function sql_similarity]
 
 Two measurements, the two of issue 39's check, built with sqlglot (requirements-bench.txt):
@@ -17,7 +17,8 @@ Two measurements, the two of issue 39's check, built with sqlglot (requirements-
 2. --minidev: LLM predictions written for PostgreSQL or MySQL (dialects/minidev_*.dev.jsonl),
    each against sqlglot's SQLite rewrite of itself, scored schema-less with gold_dialect sqlite
    and pred_dialect D: the shares judged equivalent, unknown and not equivalent, and the most
-   common reasons of the last two.
+   common reasons of the last two. --models keeps one model's predictions (the rows' type);
+   --limit and --sample apply to the pairs it keeps.
 
 Every pair whose verdicts differ (either way of reading them) goes to <out>/<set>.<dialect>.jsonl
 with both texts and reasons, for reading (each one is our error or sqlglot's). One of sqlglot's is
@@ -151,7 +152,11 @@ def minidev(con, args):
     out = Path(args.out)
     for d, file in [("postgres", "minidev_postgresql"), ("mysql", "minidev_mysql")]:
         rows = read_jsonl(f"dialects/{file}.dev")
+        if args.models:
+            rows = [r for r in rows if r.get("type") in args.models.split(",")]
         rows = rows[: args.limit] if args.limit else rows
+        if args.sample and args.sample < len(rows):
+            rows = random.Random(args.seed).sample(rows, args.sample)
         opts = json.dumps({"gold_dialect": "sqlite", "pred_dialect": d})
         res = score(con, [(r["gold"], r["pred"], None, opts) for r in rows], args.function)
         counts = collections.Counter(v for v, _, _ in res)
@@ -165,8 +170,9 @@ def minidev(con, args):
         with open(out / f"minidev.{d}.jsonl", "w") as f:
             for r, (v, why, s) in zip(rows, res):
                 if v != 1:
-                    f.write(json.dumps({"id": r["id"], "db_id": r["db_id"], "gold": r["gold"],
-                                        "pred": r["pred"], "verdict": v, "reason": why}) + "\n")
+                    f.write(json.dumps({"id": r["id"], "type": r.get("type"), "db_id": r["db_id"],
+                                        "gold": r["gold"], "pred": r["pred"], "verdict": v,
+                                        "reason": why}) + "\n")
 
 
 def main():
@@ -178,6 +184,9 @@ def main():
     ap.add_argument("--seed", type=int, default=39, help="seed of --sample")
     ap.add_argument("--minidev", action="store_true", help="also the PostgreSQL/MySQL LLM predictions")
     ap.add_argument("--only-minidev", action="store_true")
+    ap.add_argument("--models", default="", help="minidev: only these models' predictions (the rows' "
+                    "type: gpt-35-turbo-instruct, gpt-4-32k, meta-llama-3-8b-instruct-2, "
+                    "phi-3-medium-128k-instruct-1; comma-separated)")
     ap.add_argument("--function", default="sql_similarity", help="sql_similarity (its _components)")
     ap.add_argument("--reasons", type=int, default=12, help="most common reasons shown per minidev dialect")
     ap.add_argument("--threads", type=int, default=2)
