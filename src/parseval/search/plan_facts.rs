@@ -47,8 +47,8 @@ pub fn scanned_tables(plan: &Plan, schema: &Schema) -> Vec<usize> {
     out
 }
 
-/// How the query uses schema columns: as numbers (compared or combined with a number, summed)
-/// or as text (compared with text that is not a number, LIKE, string and date functions). A
+/// How the query uses schema columns: as numbers (compared or combined with a number, summed;
+/// reals where equated with a number that has a fraction) or as text (compared with text that is not a number, LIKE, string and date functions). A
 /// column of INTEGER or REAL affinity is text only where the query compares it with text that is
 /// no number (`dname = 'SECURITY'` over `dname INT`): SQLite stores such text as it is, and only
 /// text there can make the comparison true.
@@ -70,17 +70,26 @@ pub fn column_hints(q: &QueryPlan, schema: &Schema) -> HashMap<usize, Sort> {
                 || matches!(op, Op::Function(f) if ["substr", "substring", "strftime", "date", "datetime",
                     "julianday", "instr", "replace", "lower", "upper", "trim", "length"].contains(&f.as_str()))
                 || (cmp && has_text);
+            // a column equated with a number that has a fraction (`price = 548.4`) holds reals:
+            // no integer equals it
+            let fraction = matches!(op, Op::Eq | Op::InList)
+                && args
+                    .iter()
+                    .any(|a| matches!(a, Expr::Literal(Literal::Real(x)) if x.fract() != 0.0));
             let hint = if textual {
                 Some(Sort::Text)
             } else if numeric_op && has_number {
-                Some(Sort::Int)
+                Some(if fraction { Sort::Real } else { Sort::Int })
             } else {
                 None
             };
             if let Some(h) = hint {
                 for a in args {
                     if let Expr::Column(c) = a {
-                        ids.entry(*c).or_insert(h);
+                        let sort = ids.entry(*c).or_insert(h);
+                        if (*sort, h) == (Sort::Int, Sort::Real) {
+                            *sort = Sort::Real;
+                        }
                         if cmp && has_text {
                             text_compared.insert(*c);
                         }
