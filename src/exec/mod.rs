@@ -22,6 +22,7 @@
 pub mod bird;
 pub mod compare;
 pub mod engine;
+mod foreign_functions;
 pub mod functions;
 pub mod instance;
 pub mod leniency;
