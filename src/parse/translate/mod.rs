@@ -46,7 +46,6 @@ pub(crate) mod row_values;
 pub(crate) mod set_operations_all;
 pub(crate) mod sqlite_clauses;
 pub(crate) mod sqlite_grammar;
-pub(crate) mod sqlite_reading;
 pub(crate) mod statistics;
 pub(crate) mod string_aggregates;
 pub(crate) mod string_case;
@@ -192,9 +191,8 @@ const CACHE_CAPACITY: usize = 8_192;
 
 static CACHE: NamedCache<Result<String>> = NamedCache::new("dialect_translations", CACHE_CAPACITY);
 
-/// The SQLite text of `sql`: itself when it is untagged (SQLite; but see [`sqlite_reading`] for
-/// a text SQLite cannot parse), otherwise its translation (cached per tagged text), or the
-/// dialect parser's error.
+/// The SQLite text of `sql`: itself when it is untagged (SQLite), otherwise its translation
+/// (cached per tagged text), or the dialect parser's error.
 ///
 /// ```
 /// use sqlsim::parse::{dialect::{tag, Dialect}, translate::sqlite_text};
@@ -205,7 +203,7 @@ static CACHE: NamedCache<Result<String>> = NamedCache::new("dialect_translations
 pub fn sqlite_text(sql: &str) -> Result<Cow<'_, str>> {
     let (dialect, body) = untag(sql);
     if dialect == Dialect::Sqlite {
-        return Ok(lenient_reading(sql));
+        return Ok(Cow::Borrowed(sql));
     }
     let translated: Arc<Result<String>> = CACHE
         .get()
@@ -213,24 +211,6 @@ pub fn sqlite_text(sql: &str) -> Result<Cow<'_, str>> {
     match translated.as_ref() {
         Ok(text) => Ok(Cow::Owned(text.clone())),
         Err(e) => Err(e.clone()),
-    }
-}
-
-/// Untagged text as the SQLite reading takes it: itself, or, where it names `EXTRACT` and
-/// SQLite cannot parse it, the rewrite of [`sqlite_reading`] (cached, on the translation's stack
-/// and under its limits; a rewrite over them leaves the text as it is).
-fn lenient_reading(sql: &str) -> Cow<'_, str> {
-    if !sqlite_reading::may_apply(sql) {
-        return Cow::Borrowed(sql);
-    }
-    let read: Arc<Result<String>> = CACHE.get().get_or_insert_with(sql, || {
-        on_translation_stack(|| {
-            within_limits(Dialect::Sqlite, sql, sqlite_reading::lenient_text(sql)?)
-        })
-    });
-    match read.as_ref() {
-        Ok(text) if text != sql => Cow::Owned(text.clone()),
-        _ => Cow::Borrowed(sql),
     }
 }
 
@@ -246,25 +226,17 @@ const TRANSLATION_SLACK: usize = 64 << 10;
 
 fn translated(dialect: Dialect, body: &str) -> Result<String> {
     let (statements, over) = translate_within_budget(super::parse_in(dialect, body)?, dialect);
-    if over {
-        return Err(over_growth(dialect));
-    }
-    within_limits(dialect, body, print(&statements))
-}
-
-fn over_growth(dialect: Dialect) -> crate::error::Error {
-    crate::error::Error::Limit(format!(
-        "the {} query's SQLite translation is over {} times its size",
-        dialect.name(),
-        TRANSLATION_GROWTH
-    ))
-}
-
-/// `text`, the SQLite text of `body` in `dialect`, unless it is longer or nests deeper than a
-/// translation may.
-fn within_limits(dialect: Dialect, body: &str, text: String) -> Result<String> {
-    if text.len() > body.len() * TRANSLATION_GROWTH + TRANSLATION_SLACK {
-        return Err(over_growth(dialect));
+    let text = if over {
+        String::new()
+    } else {
+        print(&statements)
+    };
+    if over || text.len() > body.len() * TRANSLATION_GROWTH + TRANSLATION_SLACK {
+        return Err(crate::error::Error::Limit(format!(
+            "the {} query's SQLite translation is over {} times its size",
+            dialect.name(),
+            TRANSLATION_GROWTH
+        )));
     }
     if super::parenthesis_depth(&text) > TRANSLATION_DEPTH {
         return Err(crate::error::Error::Limit(format!(
