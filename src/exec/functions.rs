@@ -4,8 +4,7 @@
 //! meaning as the engine's built-in ones, which they replace on those connections (`string_agg` is
 //! therefore an aggregate only, not a window function). Predictions use them, so a query calling
 //! them must run here instead of counting as a failing prediction. Still missing: `median` and
-//! `percentile` (3.51's percentile extension), listed in docs/execution.md. Also the functions of
-//! other engines that sqlglot leaves in SQLite text (`LEFT`, `RIGHT`: [`super::foreign_functions`]).
+//! `percentile` (3.51's percentile extension), listed in docs/execution.md.
 
 use std::cell::RefCell;
 
@@ -23,7 +22,6 @@ pub fn register(conn: &Connection) -> rusqlite::Result<()> {
     register_concat(conn)?;
     register_bytes(conn)?;
     super::math::register(conn)?;
-    super::foreign_functions::register(conn)?;
     conn.create_aggregate_function(
         "string_agg",
         2,

@@ -22,7 +22,6 @@
 pub mod bird;
 pub mod compare;
 pub mod engine;
-mod foreign_functions;
 pub mod functions;
 pub mod instance;
 pub mod leniency;
