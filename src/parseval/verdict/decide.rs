@@ -140,6 +140,10 @@ fn decide_with(
             pred_planned,
             Err(PlanError::Invalid(_) | PlanError::Parse(_))
         );
+    let gold_over_limit = matches!(
+        crate::plan::plan_sql(gold, &schema),
+        Err(PlanError::Limit(_) | PlanError::Parse(_))
+    );
     let finish = |mut d: Decision, v: Verdict| {
         let v = match v {
             Verdict::Different(c) if translation_fails => match &c.pred {
@@ -158,9 +162,10 @@ fn decide_with(
             v => v,
         };
         // a pair left undecided whose prediction is the gold query itself is equivalent by
-        // identity (both fail alike, or no database could be made): what was undecided is why
+        // identity (both fail alike, or no database could be made): what was undecided is why;
+        // a query over a planning limit stays refused, as the limit says
         if let Verdict::Unknown(why) = &d.verdict {
-            if same_query(gold, pred) {
+            if !gold_over_limit && same_query(gold, pred) {
                 d.identical = Some(why.clone());
                 d.verdict = Verdict::Equivalent;
             }
