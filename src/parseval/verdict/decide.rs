@@ -140,10 +140,8 @@ fn decide_with(
             pred_planned,
             Err(PlanError::Invalid(_) | PlanError::Parse(_))
         );
-    let gold_over_limit = matches!(
-        crate::plan::plan_sql(gold, &schema),
-        Err(PlanError::Limit(_) | PlanError::Parse(_))
-    );
+    let gold_planned = crate::plan::plan_sql(gold, &schema);
+    let gold_over_limit = matches!(gold_planned, Err(PlanError::Limit(_) | PlanError::Parse(_)));
     let finish = |mut d: Decision, v: Verdict| {
         let v = match v {
             Verdict::Different(c) if translation_fails => match &c.pred {
@@ -181,7 +179,7 @@ fn decide_with(
         let reason = format!("the prediction's {c} has no faithful translation into SQLite");
         return finish(d, Verdict::Unknown(reason));
     }
-    let gold_plan = match crate::plan::plan_sql(gold, &schema) {
+    let gold_plan = match gold_planned {
         Ok(p) => p,
         Err(e) => {
             return finish(
