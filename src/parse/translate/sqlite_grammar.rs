@@ -423,10 +423,10 @@ impl VisitorMut for Rewrite {
     type Break = ();
 
     fn post_visit_ident(&mut self, id: &mut Ident) -> ControlFlow<()> {
-        let reserved = RESERVED.contains(&id.value.to_ascii_uppercase().as_str());
         if id.quote_style.is_none()
-            && (reserved || !bare_in_sqlite(&id.value))
             && !id.value.contains(']')
+            && (RESERVED.contains(&id.value.to_ascii_uppercase().as_str())
+                || !bare_in_sqlite(&id.value))
         {
             // in brackets, which SQLite never reads as a string: the name was not quoted
             id.quote_style = Some('[');

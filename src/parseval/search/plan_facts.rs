@@ -48,8 +48,8 @@ pub fn scanned_tables(plan: &Plan, schema: &Schema) -> Vec<usize> {
 }
 
 /// How the query uses schema columns: as numbers (compared or combined with a number, summed;
-/// reals where equated with a number that has a fraction) or as text (compared with text that is not a number, LIKE, string and date functions). A
-/// column of INTEGER or REAL affinity is text only where the query compares it with text that is
+/// reals where equated with a number that has a fraction) or as text (compared with text that is
+/// not a number, LIKE, string and date functions). A column of INTEGER or REAL affinity is text only where the query compares it with text that is
 /// no number (`dname = 'SECURITY'` over `dname INT`): SQLite stores such text as it is, and only
 /// text there can make the comparison true.
 pub fn column_hints(q: &QueryPlan, schema: &Schema) -> HashMap<usize, Sort> {
