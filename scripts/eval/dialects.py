@@ -62,6 +62,14 @@ def transpile(sql, read, write):
     return out[0] if len(out) == 1 else None
 
 
+def chosen(rows, args):
+    """The rows a run scores: the first --limit, then --sample of them drawn with --seed."""
+    rows = rows[: args.limit] if args.limit else rows
+    if args.sample and args.sample < len(rows):
+        rows = random.Random(args.seed).sample(rows, args.sample)
+    return rows
+
+
 def bird_schemas():
     path = DATA / "bird" / "schema.json"
     return {k: json.dumps(v) for k, v in json.loads(path.read_text()).items()} if path.exists() else {}
@@ -107,9 +115,7 @@ def rewritten_sets(con, args, bird):
         if name not in SETS:
             die(f"unknown set '{name}' (known: {', '.join(SETS)})")
         rows = [r for r in read_jsonl(SETS[name]) if r.get("pred") and r.get("label") is not None]
-        rows = rows[: args.limit] if args.limit else rows
-        if args.sample and args.sample < len(rows):
-            rows = random.Random(args.seed).sample(rows, args.sample)
+        rows = chosen(rows, args)
         for d in args.dialects.split(","):
             todo, kept, skipped = [], [], 0
             for r in rows:
@@ -154,9 +160,7 @@ def minidev(con, args):
         rows = read_jsonl(f"dialects/{file}.dev")
         if args.models:
             rows = [r for r in rows if r.get("type") in args.models.split(",")]
-        rows = rows[: args.limit] if args.limit else rows
-        if args.sample and args.sample < len(rows):
-            rows = random.Random(args.seed).sample(rows, args.sample)
+        rows = chosen(rows, args)
         opts = json.dumps({"gold_dialect": "sqlite", "pred_dialect": d})
         res = score(con, [(r["gold"], r["pred"], None, opts) for r in rows], args.function)
         counts = collections.Counter(v for v, _, _ in res)
