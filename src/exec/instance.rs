@@ -170,6 +170,7 @@ fn sqlite_type_name(declared: &str) -> String {
 /// that breaks a key, for example). The connection is read-only and, once dropped, reused for the
 /// next database of the same schema on this thread ([`super::reuse`]).
 pub fn open_database(schema: &Schema, db: &Database) -> Result<Loaded, LoadError> {
+    let _timer = crate::profile::time(crate::profile::Stage::Queries);
     let sqlite = |e: rusqlite::Error| LoadError::Sqlite(e.to_string());
     let create = || {
         let conn = Connection::open_in_memory().map_err(sqlite)?;
@@ -274,6 +275,7 @@ pub fn compare_lenient(
     (order, semantics): (&RowOrder, Semantics),
     leniency: &Leniencies,
 ) -> Comparison {
+    let _timer = crate::profile::time(crate::profile::Stage::Queries);
     let rows = match (semantics, order) {
         (Semantics::Bird, _) => RowRule::Set,
         (_, RowOrder::Bag) => RowRule::Bag,
