@@ -22,7 +22,8 @@
 //! default 1 MiB) like host threads. Each entry runs in a child process; before every input a
 //! worker writes its index and calls to `target/fuzz/last-input.ENTRY.WORKER`, so when a stack
 //! overflow or abort kills the child, the parent prints those files and how to replay them.
-//! Report per entry: inputs, findings (deduplicated by message), inputs/s, slowest inputs.
+//! Report per entry: inputs, findings (deduplicated by message), inputs/s, the process's peak
+//! memory (over `--max-rss-mib`, 4096 by default, a finding), slowest inputs.
 
 #[path = "fuzz/checks.rs"]
 mod checks;
@@ -65,6 +66,8 @@ pub struct Cli {
     /// An input that takes more CPU time than this (its thread's, not wall-clock) is a finding.
     pub slow_ms: u64,
     pub parseval_options: String,
+    /// A peak resident memory of an entry's process above this (MiB) is a finding.
+    pub max_rss_mib: u64,
     /// Set in the child process that runs one entry.
     pub child: bool,
     pub out_dir: PathBuf,
@@ -72,7 +75,7 @@ pub struct Cli {
 
 const USAGE: &str = "usage: fuzz [--entry parse|plan|spider|schema|parseval|gmn|postgres|mysql|duckdb|\
 snowflake|bigquery|ansi|all] [--inputs N] \
-[--parseval-inputs N] [--seed S] [--threads T] [--stack-kib K] [--only INDEX] [--slow-ms MS] [--parseval-options JSON]";
+[--parseval-inputs N] [--seed S] [--threads T] [--stack-kib K] [--only INDEX] [--slow-ms MS] [--parseval-options JSON] [--max-rss-mib MIB]";
 
 fn parse_cli() -> Result<Cli, String> {
     let mut cli = Cli {
@@ -85,6 +88,7 @@ fn parse_cli() -> Result<Cli, String> {
         only: None,
         slow_ms: 5_000,
         parseval_options: r#"{"work":2000000,"max_rows":3}"#.into(),
+        max_rss_mib: 4096,
         child: false,
         out_dir: PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/fuzz"),
     };
@@ -118,6 +122,7 @@ fn parse_cli() -> Result<Cli, String> {
             "--only" => cli.only = Some(number(&value)?),
             "--slow-ms" => cli.slow_ms = number(&value)?,
             "--parseval-options" => cli.parseval_options = value,
+            "--max-rss-mib" => cli.max_rss_mib = number(&value)?,
             "--out-dir" => cli.out_dir = PathBuf::from(value),
             _ => return Err(format!("unknown flag {flag}\n{USAGE}")),
         }
@@ -154,6 +159,7 @@ fn supervise(cli: &Cli) -> ExitCode {
             .args(["--stack-kib", &cli.stack_kib.to_string()])
             .args(["--slow-ms", &cli.slow_ms.to_string()])
             .args(["--parseval-options", &cli.parseval_options])
+            .args(["--max-rss-mib", &cli.max_rss_mib.to_string()])
             .arg("--out-dir")
             .arg(&cli.out_dir)
             .status();

@@ -9,6 +9,9 @@
 //! the two GMN scores (AST-TE and RelPM where neither model is installed; the option `components`
 //! picks others, see [`components`]). A default GMN that cannot run is listed, with why, under
 //! `missing` in `sql_similarity_components`; the option `require_gmn` makes it an error instead.
+//! With the option `agreement` (on under the `bird` preset), a pair found different is placed by
+//! the mean of its structural score and the share of the gold's databases on which both queries
+//! agree ([`crate::parseval::agreement_share`]).
 //! The verdict compares results under `test-suite` semantics unless the options name another.
 
 use serde_json::{json, Value as Json};
@@ -19,7 +22,7 @@ use crate::error::{Error, Result};
 use crate::gmn::{pair_graph, runtime, Model};
 use crate::metrics::{ast_ted, relpm, DEFAULT_ALPHA, DEFAULT_BETA};
 use crate::parseval::options::Semantics;
-use crate::parseval::{decide_cached, Decision, Evidence, Verdict};
+use crate::parseval::{agreement_share, decide_cached, Decision, Evidence, Verdict};
 use crate::schema::{schema_argument, ParsedSchema};
 use components::{Components, SimilarityOptions};
 
@@ -90,6 +93,10 @@ pub struct Similarity {
     pub evidence: Option<Evidence>,
     pub reason: String,
     pub structural: f64,
+    /// Under the option `agreement`, for a pair found different: the share of the gold's
+    /// generated databases on which both queries agree; the pair's position in its band is then
+    /// the mean of it and `structural` (None: the position is `structural`).
+    pub agreement: Option<f64>,
     pub components: Vec<Component>,
     /// Default components left out because they cannot run (empty on a full installation).
     pub missing: Vec<Missing>,
@@ -129,6 +136,9 @@ impl Similarity {
         }
         if !self.leniency.is_empty() {
             out["leniency"] = json!(self.leniency);
+        }
+        if let Some(share) = self.agreement {
+            out["agreement"] = json!(share);
         }
         out
     }
@@ -283,8 +293,14 @@ pub fn sql_similarity(
         Verdict::Different(c) => Some(c.evidence),
         _ => None,
     };
+    let agreement = match evidence {
+        Some(_) if options.agreement => agreement_share(gold, pred, schema, &options.verdict)?,
+        _ => None,
+    };
+    let position = agreement.map_or(structural, |share| (structural + share) / 2.0);
     Ok(Similarity {
-        score: (band.low + (band.high - band.low) * structural).clamp(0.0, 1.0),
+        score: (band.low + (band.high - band.low) * position).clamp(0.0, 1.0),
+        agreement,
         verdict: decision.value(),
         evidence,
         reason: decision.reason(),

@@ -154,7 +154,8 @@ pub fn first_query_options(call: &Call) -> Option<String> {
     Some(format!(r#"{{"dialect": {dialect}}}"#))
 }
 
-/// An `Expect::Error` call: an error that names the function and its `options` argument.
+/// An `Expect::Error` call: an error that names the function and its `options` argument (or
+/// another argument that is malformed too).
 pub fn expected_error(
     call: &Call,
     result: &Result<Vec<Vec<Output>>, Error>,
@@ -168,7 +169,8 @@ pub fn expected_error(
         Err(Error::Internal(m)) => Err(format!("internal error: {m}")),
         Err(e) => {
             let message = e.to_string();
-            let named = format!("{}(): argument 'options'", call.function);
+            // the options, or another argument the call gets wrong too (a malformed schema)
+            let named = format!("{}(): argument '", call.function);
             match message.starts_with(&named) {
                 true => Ok(format!("error: {message}")),
                 false => Err(format!(

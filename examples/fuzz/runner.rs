@@ -284,19 +284,41 @@ pub fn run_entry(cli: &Cli, ctx: &Context, entry: &str) -> bool {
             })
             .reduce(Stats::default, Stats::merge)
     });
-    report(cli, entry, &stats, start.elapsed());
+    let mut stats = stats;
+    report(cli, entry, &mut stats, start.elapsed());
     stats.findings.is_empty()
 }
 
-fn report(cli: &Cli, entry: &str, stats: &Stats, took: Duration) {
+/// Peak resident memory of this process in MiB (`VmHWM`), when the system says.
+fn peak_rss_mib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib / 1024)
+}
+
+fn report(cli: &Cli, entry: &str, stats: &mut Stats, took: Duration) {
     let secs = took.as_secs_f64().max(1e-9);
+    let peak = peak_rss_mib();
+    if let Some(mib) = peak.filter(|&m| m > cli.max_rss_mib) {
+        // one process per entry: its peak is this entry's
+        stats.note_finding(
+            format!(
+                "memory: the entry's process peaked at {mib} MiB, over {} MiB",
+                cli.max_rss_mib
+            ),
+            0,
+            String::new(),
+        );
+    }
     println!(
-        "== {entry}: {} inputs ({} calls) in {secs:.1} s: {:.0} inputs/s on {} threads with {} KiB stacks; findings: {}",
+        "== {entry}: {} inputs ({} calls) in {secs:.1} s: {:.0} inputs/s on {} threads with {} KiB stacks; peak memory {} MiB; findings: {}",
         stats.inputs,
         stats.calls,
         stats.inputs as f64 / secs,
         cli.threads,
         cli.stack_kib,
+        peak.map_or("?".into(), |m| m.to_string()),
         stats.findings.len()
     );
     for (took, index, summary) in &stats.slowest {

@@ -1,5 +1,7 @@
 """A tqdm progress bar on stderr when stderr is a terminal, and nothing otherwise (pipes, logs and
-tests see only the report). SQLSIM_PROGRESS=0 turns it off, =1 forces it on."""
+tests see only the report). SQLSIM_PROGRESS=0 turns it off, =1 forces it on and draws every update
+(callers update once per slice of work, so logs stay short and what they show does not depend on
+how fast the machine is)."""
 
 from __future__ import annotations
 
@@ -21,10 +23,14 @@ class _Silent:
         pass
 
 
+def forced() -> bool:
+    return os.environ.get("SQLSIM_PROGRESS") == "1"
+
+
 def enabled() -> bool:
-    forced = os.environ.get("SQLSIM_PROGRESS")
-    if forced in ("0", "1"):
-        return forced == "1"
+    setting = os.environ.get("SQLSIM_PROGRESS")
+    if setting in ("0", "1"):
+        return setting == "1"
     return sys.stderr.isatty()
 
 
@@ -35,5 +41,6 @@ def progress(total: int, desc: str, unit: str = "it", initial: int = 0):
         from tqdm import tqdm
     except ImportError:  # tqdm is a dependency of the wheel; a bare checkout may lack it
         return _Silent()
+    every_update = {"mininterval": 0, "miniters": 1} if forced() else {}
     return tqdm(total=total, desc=desc, unit=unit, initial=initial, file=sys.stderr, dynamic_ncols=True,
-                leave=False)
+                leave=False, **every_update)

@@ -3,7 +3,7 @@
 
 Native libraries shipped beside the extension: Z3 (libz3, MIT), ONNX Runtime (libonnxruntime, MIT;
 its own third-party notices travel as ONNXRUNTIME_THIRD_PARTY_NOTICES.txt); code compiled into the
-extension: SQLite (public domain, through sqlite-loadable/rusqlite), DuckDB's C extension API
+extension: SQLite (public domain, rusqlite's bundled copy), DuckDB's C extension API
 headers (MIT, through the duckdb crates), and every Rust crate of the library's normal dependency
 tree, listed from `cargo tree` with the license its Cargo.toml declares. The Apache-2.0 text is
 included once, from a crate in the local cargo registry.
@@ -45,7 +45,7 @@ NATIVE = [
      "https://github.com/duckdb/duckdb", "Copyright 2018-2026 Stichting DuckDB Foundation"),
 ]
 
-SQLITE = """SQLite (compiled in through sqlite-loadable and rusqlite): public domain.
+SQLITE = """SQLite 3.50.2 (compiled in through rusqlite's bundled libsqlite3-sys): public domain.
 https://sqlite.org/copyright.html
   The author disclaims copyright to this source code. In place of a legal notice, here is a blessing:
     May you do good and not evil.

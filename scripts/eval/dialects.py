@@ -1,28 +1,36 @@
 """Dialect invariance: does a query written for another engine get the verdict its meaning deserves?
 
     python scripts/eval/dialects.py [--sets gpt4,bird_bugs] [--dialects postgres,mysql] [--limit N]
-                                    [--minidev] [--out /tmp/dialects] [--function sql_similarity]
+                                    [--sample N] [--minidev] [--out /tmp/dialects]
+                                    [--function sql_similarity]
 
 Two measurements, the two of issue 39's check, built with sqlglot (requirements-bench.txt):
 
 1. Rewritten labelled pairs. Each pair of a labelled set is rewritten by sqlglot into dialect D
    (gold and prediction both) and scored with '{"dialect": D}'; the same rewrite is read back into
    SQLite by sqlglot and scored with the defaults. Reported per set and dialect: the share of pairs
-   whose verdict (1, 0 or NULL of sql_similarity_components' verdict) is the same both ways, and ROC
-   AUC of the score against the original labels both ways. Pairs sqlglot cannot rewrite are counted
-   and left out.
+   whose verdict is the same both ways, as sql_similarity_components' verdict (1, 0 or NULL, the
+   sql_equivalent verdict of sql_similarity's options) and as sql_similarity >= 0.5 (the score's
+   threshold between "no difference found" and the rest), and ROC AUC of the score against the
+   original labels both ways. Pairs sqlglot cannot rewrite are counted and left out. Dialect ansi's
+   text is sqlglot's own dialect (`write=None`), the closest it has to standard SQL.
 2. --minidev: LLM predictions written for PostgreSQL or MySQL (dialects/minidev_*.dev.jsonl),
    each against sqlglot's SQLite rewrite of itself, scored schema-less with gold_dialect sqlite
    and pred_dialect D: the shares judged equivalent, unknown and not equivalent, and the most
    common reasons of the last two.
 
-Every pair whose verdicts differ goes to <out>/<set>.<dialect>.jsonl with both texts and reasons,
-for reading (each one is our error or sqlglot's).
+Every pair whose verdicts differ (either way of reading them) goes to <out>/<set>.<dialect>.jsonl
+with both texts and reasons, for reading (each one is our error or sqlglot's). One of sqlglot's is
+counted apart: SQLite reads a double-quoted token that names no column as a string ("UAL" in
+Spider's gold), sqlglot's SQLite reader as a name, which it writes as a name into D, where it stays
+one; its SQLite round trip is a string again. The line also gives the share of same verdicts over
+the pairs whose SQLite text holds no double quote.
 """
 
 import argparse
 import collections
 import json
+import random
 import sys
 from pathlib import Path
 
@@ -77,6 +85,16 @@ def score(con, rows, function):
     return result
 
 
+def double_quoted(row):
+    """Whether the pair's SQLite text holds a double quote (a string or a name, as SQLite decides)."""
+    return '"' in row["gold"] or '"' in row["pred"]
+
+
+def passes(result):
+    """Whether a (verdict, reason, score) scores at least 0.5: the band of no difference found."""
+    return result[2] is not None and result[2] >= 0.5
+
+
 def auc(scores, labels):
     pairs = [(s, y) for s, y in zip(scores, labels) if s is not None and y is not None]
     return roc_auc([s for s, _ in pairs], [y for _, y in pairs]) if pairs else None
@@ -89,6 +107,8 @@ def rewritten_sets(con, args, bird):
             die(f"unknown set '{name}' (known: {', '.join(SETS)})")
         rows = [r for r in read_jsonl(SETS[name]) if r.get("pred") and r.get("label") is not None]
         rows = rows[: args.limit] if args.limit else rows
+        if args.sample and args.sample < len(rows):
+            rows = random.Random(args.seed).sample(rows, args.sample)
         for d in args.dialects.split(","):
             todo, kept, skipped = [], [], 0
             for r in rows:
@@ -104,19 +124,27 @@ def rewritten_sets(con, args, bird):
             in_d = score(con, [(g, p, s, dialect_opts) for (_, g, p, _, _), s in zip(kept, schemas)], args.function)
             back = score(con, [(g, p, s, None) for (_, _, _, g, p), s in zip(kept, schemas)], args.function)
             same = sum(a[0] == b[0] for a, b in zip(in_d, back))
+            same_05 = sum(passes(a) == passes(b) for a, b in zip(in_d, back))
+            quoted = [double_quoted(r) for r, *_ in kept]
+            plain = [a[0] == b[0] for a, b, q in zip(in_d, back, quoted) if not q]
             labels = [r["label"] for r, *_ in kept]
             auc_d, auc_rt = auc([x[2] for x in in_d], labels), auc([x[2] for x in back], labels)
             n = len(kept)
             print(f"{name:10s} {d:9s} pairs {n:5d} (sqlglot failed {skipped:4d})  same verdict "
-                  f"{same / max(n, 1):.4f}  AUC {d} {auc_d or float('nan'):.4f}  round trip "
-                  f"{auc_rt or float('nan'):.4f}", flush=True)
+                  f"{same / max(n, 1):.4f} (>= 0.5: {same_05 / max(n, 1):.4f})  AUC {d} "
+                  f"{auc_d or float('nan'):.4f}  round trip "
+                  f"{auc_rt or float('nan'):.4f}  without double quotes: same verdict "
+                  f"{sum(plain) / max(len(plain), 1):.4f} of {len(plain)}", flush=True)
             out.mkdir(parents=True, exist_ok=True)
             with open(out / f"{name}.{d}.jsonl", "w") as f:
                 for (r, g, p, g_rt, p_rt), a, b in zip(kept, in_d, back):
-                    if a[0] != b[0]:
-                        f.write(json.dumps({"id": r["id"], "label": r["label"], "gold": g, "pred": p,
+                    if a[0] != b[0] or passes(a) != passes(b):
+                        f.write(json.dumps({"id": r["id"], "label": r["label"], "db_id": r["db_id"],
+                                            "double_quoted": double_quoted(r), "gold_orig": r["gold"],
+                                            "pred_orig": r["pred"], "gold": g, "pred": p,
                                             "gold_rt": g_rt, "pred_rt": p_rt, "verdict": a[0],
-                                            "reason": a[1], "verdict_rt": b[0], "reason_rt": b[1]}) + "\n")
+                                            "reason": a[1], "score": a[2], "verdict_rt": b[0],
+                                            "reason_rt": b[1], "score_rt": b[2]}) + "\n")
 
 
 def minidev(con, args):
@@ -146,6 +174,8 @@ def main():
     ap.add_argument("--sets", default="gpt4,bird_bugs")
     ap.add_argument("--dialects", default=",".join(DIALECTS))
     ap.add_argument("--limit", type=int, default=0, help="first N pairs of each set (0: all)")
+    ap.add_argument("--sample", type=int, default=0, help="N pairs of each set drawn at random (0: all)")
+    ap.add_argument("--seed", type=int, default=39, help="seed of --sample")
     ap.add_argument("--minidev", action="store_true", help="also the PostgreSQL/MySQL LLM predictions")
     ap.add_argument("--only-minidev", action="store_true")
     ap.add_argument("--function", default="sql_similarity", help="sql_similarity (its _components)")

@@ -97,6 +97,20 @@ def got_value(rule, v):
     return int(v)
 
 
+def same_rows(db, gold, pred):
+    """Whether `gold` and `pred` give the same set of distinct rows on `db` (Python's sqlite3)."""
+    import sqlite3
+
+    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    con.text_factory = lambda b: b.decode(errors="ignore")
+    try:
+        return set(con.execute(gold).fetchall()) == set(con.execute(pred).fetchall())
+    except sqlite3.Error:
+        return False
+    finally:
+        con.close()
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--fixture", default=str(FIXTURE))
@@ -220,7 +234,17 @@ def main():
         if newer:
             print(f"  explained: {len(newer)} where the official SQLite 3.40.1 rejects the prediction "
                   f"and sqlsim runs it with a function of newer SQLite it adds (e.g. concat, 3.44)")
-        dis = dis_rest
+        # Soft-F1 compares the distinct rows pairwise in the order the official code lists them, which
+        # follows the order SQLite returns them in; without ORDER BY that order is the plan's, and the
+        # engine's SQLite (3.50) plans some joins differently from the official run's 3.40.1. A pair
+        # whose gold and prediction give the same distinct rows (run here on Python's sqlite3) and that
+        # sqlsim scores 1.0 differs by row order only: listed, not a failure.
+        order = [d for d in dis_rest if d[2] == 1.0 and same_rows(*paths[
+            int(next(i for i, rr in by_i.items() if rr is d[0]))])] if rule == "soft_f1" else []
+        if order:
+            print(f"  explained: {len(order)} whose gold and prediction give the same distinct rows, "
+                  f"in an order that differs between the official SQLite 3.40.1 and sqlsim's engine")
+        dis = [d for d in dis_rest if not any(d is o for o in order)]
         kinds = Counter((str(w), str(h if not isinstance(h, tuple) else "error")) for _, w, h in dis)
         if dis:
             print("  disagreements (official -> sqlsim): " + ", ".join(f"{w}->{h}: {c}" for (w, h), c in kinds.most_common()))

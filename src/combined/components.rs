@@ -1,4 +1,4 @@
-//! The options argument of `sql_similarity`: ParSEval's settings for its verdict, `components`, the structural scores it averages (the two GMN scores by default, AST-TE and RelPM where neither model is installed), and `require_gmn`, which makes a GMN that cannot run an error instead of a fallback.
+//! The options argument of `sql_similarity`: ParSEval's settings for its verdict, `components`, the structural scores it averages (the two GMN scores by default, AST-TE and RelPM where neither model is installed), `require_gmn`, which makes a GMN that cannot run an error instead of a fallback, and `agreement`, which places a pair found different by how often the two queries agree too.
 //!
 //! ```sql
 //! -- the fastest setting: the gold's databases only, no neural component
@@ -11,7 +11,7 @@ use serde_json::Value as Json;
 
 use crate::error::Result;
 use crate::options::OptionsArg;
-use crate::parseval::options::{Databases, Semantics};
+use crate::parseval::options::{named_benchmark, Databases, Semantics};
 use crate::parseval::Options;
 
 /// Every structural component, in the order of `sql_similarity_components`' JSON.
@@ -27,6 +27,9 @@ const KEY: &str = "components";
 
 /// The key of the option that makes a chosen GMN that cannot run an error.
 const REQUIRE_KEY: &str = "require_gmn";
+
+/// The key of the option that places a pair found different by its agreement share too.
+const AGREEMENT_KEY: &str = "agreement";
 
 /// The default components: the two GMN scores. On the WikiSQL half no model was trained on
 /// (573 pairs) their mean places pairs within their bands better than the mean of all four (ROC
@@ -142,6 +145,10 @@ impl Components {
 pub struct SimilarityOptions {
     pub verdict: Options,
     pub components: Components,
+    /// `agreement`: a pair found different is placed in its band by the mean of its structural
+    /// score and the share of the gold's databases on which both queries agree
+    /// ([`crate::parseval::agreement_share`]); on under the `bird` preset, off by default.
+    pub agreement: bool,
 }
 
 /// Parses the options argument of `function` (`sql_similarity` or its `_components` form):
@@ -153,7 +160,12 @@ pub fn parse(
 ) -> Result<SimilarityOptions> {
     let arg = OptionsArg { function };
     let map = arg.object(text)?.unwrap_or_default();
-    let mut verdict = Options::from_object(function, &map, semantics, &[KEY, REQUIRE_KEY])?;
+    let mut verdict = Options::from_object(
+        function,
+        &map,
+        semantics,
+        &[KEY, REQUIRE_KEY, AGREEMENT_KEY],
+    )?;
     // the scale setting (`databases: gold`) keeps the verdict functions' budget and rounds
     if verdict.databases == Databases::Both {
         if !map.contains_key("work") {
@@ -174,9 +186,18 @@ pub fn parse(
             ))
         })?;
     }
+    let agreement = match map.get(AGREEMENT_KEY) {
+        Some(value) => value.as_bool().ok_or_else(|| {
+            arg.error(format!(
+                "'{AGREEMENT_KEY}' must be true or false, got {value}"
+            ))
+        })?,
+        None => named_benchmark(arg, &map)?.is_some_and(|b| b.ranks_by_agreement()),
+    };
     Ok(SimilarityOptions {
         verdict,
         components,
+        agreement,
     })
 }
 
@@ -253,7 +274,14 @@ mod tests {
         )
         .unwrap_err()
         .to_string();
-        assert!(e.contains("forgive_ties, components, require_gmn)"), "{e}");
+        assert!(
+            e.contains("forgive_ties, components, require_gmn, agreement)"),
+            "{e}"
+        );
+        let agreement = |text: &str| parse("f", Some(text), Semantics::TestSuite).unwrap();
+        assert!(!agreement("{}").agreement && agreement(r#"{"benchmark": "bird"}"#).agreement);
+        assert!(!agreement(r#"{"benchmark": "bird", "agreement": false}"#).agreement);
+        assert!(!agreement(r#"{"benchmark": "spider"}"#).agreement);
         // the verdict functions do not take it
         let e = Options::parse("sql_equivalent", Some(r#"{"components": ["relpm"]}"#))
             .unwrap_err()

@@ -2,9 +2,8 @@
 //! in-memory SQLite, and both queries run on it under bounds, their results compared by
 //! `same_result`.
 //!
-//! SQLite here is the copy compiled into the library (sqlite-loadable's `sqlite3ext-sys` builds
-//! `sqlite3.c` with `SQLITE_CORE`; rusqlite links against it, not a second bundled copy, which
-//! clashes at link time). `exec_match` has used it inside both hosts since it landed.
+//! SQLite here is the engine compiled into the library ([`super::engine`]: rusqlite's bundled copy,
+//! the one SQLite in the build), the same inside both hosts.
 
 use std::time::Duration;
 
@@ -171,13 +170,14 @@ fn sqlite_type_name(declared: &str) -> String {
 /// next database of the same schema on this thread ([`super::reuse`]).
 pub fn open_database(schema: &Schema, db: &Database) -> Result<Loaded, LoadError> {
     let _timer = crate::profile::time(crate::profile::Stage::Queries);
-    let sqlite = |e: rusqlite::Error| LoadError::Sqlite(e.to_string());
+    let sqlite = |e: rusqlite::Error| LoadError::Sqlite(super::engine::message(&e));
     let create = || {
         let conn = Connection::open_in_memory().map_err(sqlite)?;
         super::functions::register(&conn).map_err(sqlite)?;
         for stmt in &create_statements(schema) {
-            conn.execute(stmt, [])
-                .map_err(|e| LoadError::Rejected(format!("{stmt}: {e}")))?;
+            conn.execute(stmt, []).map_err(|e| {
+                LoadError::Rejected(format!("{stmt}: {}", super::engine::message(&e)))
+            })?;
         }
         Ok(conn)
     };
@@ -196,7 +196,9 @@ pub fn open_database(schema: &Schema, db: &Database) -> Result<Loaded, LoadError
         let mut stmt = empty.conn().prepare_cached(&sql).map_err(sqlite)?;
         for row in &t.rows {
             stmt.execute(rusqlite::params_from_iter(row.iter()))
-                .map_err(|e| LoadError::Rejected(format!("{}: {e}", table.name)))?;
+                .map_err(|e| {
+                    LoadError::Rejected(format!("{}: {}", table.name, super::engine::message(&e)))
+                })?;
         }
     }
     empty.loaded().map_err(sqlite)

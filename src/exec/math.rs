@@ -1,7 +1,8 @@
 //! SQLite's math functions (`sqrt`, `pow`, `ln`, `floor`, ...): built into SQLite with
 //! `SQLITE_ENABLE_MATH_FUNCTIONS`, which the Python sqlite3 of current distributions has and the
-//! SQLite sqlsim links lacks. Same results as SQLite's `func.c`: NULL for NULL or non-numeric input and
-//! for results that are not a number; `ceil`/`floor`/`trunc` keep an INTEGER argument as it is.
+//! engine (libsqlite3-sys's bundled SQLite, compiled without it) lacks. Same results as SQLite's
+//! `func.c`: NULL for NULL or non-numeric input and for results that are not a number;
+//! `ceil`/`floor`/`trunc` keep an INTEGER argument as it is.
 
 use std::f64::consts::PI;
 

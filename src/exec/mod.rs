@@ -12,14 +12,16 @@
 //! equal; DISTINCT is ignored; ORDER BY in the prediction is ignored when the gold has none; any two
 //! empty results match; `1` equals `1.0`.
 //!
-//! The engine is the SQLite sqlite-loadable compiles in (3.39): [`functions`] adds the functions of
-//! current SQLite that predictions use (`concat`, `string_agg`, the math functions, ...).
+//! The engine is rusqlite's bundled SQLite, compiled into the library ([`engine`]: 3.50.2, not the
+//! host's): [`functions`] adds what predictions use that this build of it lacks (the math
+//! functions) and sqlsim's own versions of `concat`, `concat_ws`, `string_agg`, ...
 //!
 //! No pair aborts a batch: a gold query that fails, times out or passes the row limit gives no verdict
 //! (NULL), a prediction that does gives a mismatch, and the reason says which.
 
 pub mod bird;
 pub mod compare;
+pub mod engine;
 pub mod functions;
 pub mod instance;
 pub mod leniency;
@@ -135,9 +137,11 @@ pub(crate) fn run_with(
     let out = (|| {
         let mut stmt = conn
             .prepare(sql)
-            .map_err(|e| RunError::Sql(e.to_string()))?;
+            .map_err(|e| RunError::Sql(engine::message(&e)))?;
         let n = stmt.column_count();
-        let mut rows = stmt.query([]).map_err(|e| RunError::Sql(e.to_string()))?;
+        let mut rows = stmt
+            .query([])
+            .map_err(|e| RunError::Sql(engine::message(&e)))?;
         let mut res = Vec::new();
         loop {
             let row = match rows.next() {
@@ -156,7 +160,7 @@ pub(crate) fn run_with(
                             opts.timeout
                         )));
                     }
-                    return Err(RunError::Sql(e.to_string()));
+                    return Err(RunError::Sql(engine::message(&e)));
                 }
             };
             if res.len() >= opts.max_rows {
@@ -168,7 +172,9 @@ pub(crate) fn run_with(
             let mut cells = Vec::with_capacity(n);
             let mut real = Vec::with_capacity(n);
             for i in 0..n {
-                let v = row.get_ref(i).map_err(|e| RunError::Sql(e.to_string()))?;
+                let v = row
+                    .get_ref(i)
+                    .map_err(|e| RunError::Sql(engine::message(&e)))?;
                 real.push(matches!(v, ValueRef::Real(_)));
                 cells.push(match v {
                     ValueRef::Null => Cell::Null,

@@ -33,6 +33,7 @@ pub mod verdict;
 pub use error::SearchError;
 pub use options::Options;
 pub use search::generate::{generate, Generated};
+pub use verdict::agreement::agreement_share;
 pub use verdict::decide::decide_cached;
 pub use verdict::decision::{Decision, Verdict};
 pub use verdict::evidence::Evidence;

@@ -1,6 +1,8 @@
 //! The options JSON of the ParSEval functions: mode, work, timeout_ms (alias budget_ms), seed, max_rows, semantics, keep_distinct, databases, prediction_mode, rounds, random, the leniencies and `benchmark` presets (exec/leniency/); unknown keys and bad values are argument errors naming the function.
 
 use crate::error::Result;
+/// The preset an options object names, for the options of the functions above the verdict.
+pub use crate::exec::leniency::named_benchmark;
 use crate::exec::leniency::{expand_benchmark, Family, Leniencies, FORGIVE_KEYS, SHAPE_KEYS};
 pub use crate::exec::options::Semantics;
 use crate::options::OptionsArg;

@@ -23,6 +23,7 @@ pub fn debug_json(host: Host) -> Json {
         "functions": SCALAR_FUNCTIONS.len() + TABLE_FUNCTIONS.len(),
         "threads": rayon::current_num_threads(),
         "z3": crate::parseval::search::solver::z3_version(),
+        "sqlite": crate::exec::engine::version(),
         "limits": {
             "max_sql_bytes": crate::parse::MAX_SQL_BYTES,
             "max_tree_nodes": crate::query_tree::MAX_TREE_NODES,

@@ -112,8 +112,9 @@ pub fn parseval_generate(args: &Args<'_>) -> Result<Vec<Vec<Output>>> {
 }
 
 /// `sql_counterexample(gold, pred [, schema [, options]])`: the distinguishing database, one
-/// row per tuple (one row with NULL table and row when the database is empty), with both
-/// queries' outputs on it; no rows when no counterexample was found.
+/// row per tuple (one row with NULL table and row when the database is empty), then one row per
+/// value an uninterpreted function took there (table `F()`), with both queries' outputs on it;
+/// no rows when no counterexample was found.
 pub fn sql_counterexample(args: &Args<'_>) -> Result<Vec<Vec<Output>>> {
     let d = decision(args, "sql_counterexample")?;
     let Verdict::Different(c) = &d.verdict else {
@@ -130,10 +131,25 @@ pub fn sql_counterexample(args: &Args<'_>) -> Result<Vec<Vec<Output>>> {
             Output::Text(pred.clone()),
         ]
     };
-    if t.is_empty() {
-        return Ok(vec![row(Output::Null, Output::Null, Output::Null)]);
+    let mut out: Vec<Vec<Output>> = if t.is_empty() {
+        vec![row(Output::Null, Output::Null, Output::Null)]
+    } else {
+        t.drain(..)
+            .map(|(table, n, r)| row(Output::Text(table), Output::Integer(n), Output::Text(r)))
+            .collect()
+    };
+    // the values the functions the engine does not know took there (docs/semantics.md)
+    let mut numbers: std::collections::HashMap<&str, i64> = std::collections::HashMap::new();
+    for f in &c.functions {
+        let n = numbers.entry(f.name.as_str()).or_insert(0);
+        *n += 1;
+        let args: Vec<Json> = f.args.iter().map(value_json).collect();
+        let value = json!({ "arguments": args, "value": value_json(&f.value) }).to_string();
+        out.push(row(
+            Output::Text(format!("{}()", f.name.to_uppercase())),
+            Output::Integer(*n),
+            Output::Text(value),
+        ));
     }
-    Ok(t.drain(..)
-        .map(|(table, n, r)| row(Output::Text(table), Output::Integer(n), Output::Text(r)))
-        .collect())
+    Ok(out)
 }

@@ -81,3 +81,32 @@ def test_exec_match_rejects_the_forgiving_options(host):
     with pytest.raises(HostError, match=r"exec_match\(\): argument 'options'.*'forgive_nulls' is an option of the "
                                         r"ParSEval verdict functions only"):
         host.value("SELECT exec_match('x.sqlite', 'SELECT 1', 'SELECT 1', '{\"forgive_nulls\": true}')")
+
+
+def test_agreement_places_a_difference_by_how_often_the_queries_agree(host):
+    gold = "SELECT name FROM singer WHERE age > 30"
+
+    def components(pred, options):
+        return json.loads(host.value("SELECT sql_similarity_components(?, ?, ?, ?)", [gold, pred, DDL, options]))
+
+    for pred in ("SELECT name FROM singer WHERE age >= 30", "SELECT name FROM singer WHERE age <= 30"):
+        plain = components(pred, '{"semantics": "set"}')
+        placed = components(pred, '{"benchmark": "bird"}')
+        assert plain["verdict"] == placed["verdict"] == 0 and "agreement" not in plain, plain
+        share = placed["agreement"]
+        assert 0 <= share < 1, placed
+        low, high = placed["band"]
+        assert placed["score"] == pytest.approx(low + (high - low) * (placed["structural"] + share) / 2)
+        assert placed["score"] < 0.5
+        off = components(pred, '{"benchmark": "bird", "agreement": false}')
+        assert "agreement" not in off and off["score"] == pytest.approx(plain["score"]), off
+    # an equivalent pair keeps its score: the share only places pairs found different
+    same = "SELECT name FROM singer WHERE 30 < age"
+    assert "agreement" not in components(same, '{"benchmark": "bird"}')
+
+
+def test_agreement_is_an_option_of_sql_similarity_only(host):
+    with pytest.raises(HostError, match=r"sql_similarity\(\): argument 'options'.*'agreement' must be true or false"):
+        host.value("SELECT sql_similarity('SELECT 1', 'SELECT 1', NULL, '{\"agreement\": 1}')")
+    with pytest.raises(HostError, match=r"sql_equivalent\(\): argument 'options'.*unknown option 'agreement'"):
+        host.value("SELECT sql_equivalent('SELECT 1', 'SELECT 1', NULL, '{\"agreement\": true}')")

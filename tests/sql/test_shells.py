@@ -69,3 +69,26 @@ print(json.loads(c.execute(q).fetchone()[0])['z3'], json.loads(d.execute(q).fetc
     assert py.returncode == 0, py.stderr
     apsw_z3, duck_z3 = py.stdout.split()
     assert apsw_z3 == duck_z3 and apsw_z3.startswith("5.")
+
+
+def test_sqlite_shell_keeps_its_sqlite_and_queries_run_on_the_engine(tmp_path):
+    """The sqlite3 shell answers sqlite_version() with its own SQLite while sqlsim's queries run on
+    the one compiled into the library (3.47 or later): neither copy's symbols bind to the other's
+    (with a shell older than 3.47, as Debian 12's 3.40, a hijack either way shows)."""
+    import sqlite3
+    import subprocess
+
+    db = tmp_path / "one.sqlite"
+    con = sqlite3.connect(db)
+    con.execute("CREATE TABLE t(a)")
+    con.commit()
+    con.close()
+    engine_sql = "json_extract(sqlsim_debug(), '$.sqlite')"
+    proc = run_sqlite_shell(f"SELECT sqlite_version(), {engine_sql},\n"
+                            f"  exec_match('{db}', 'SELECT sqlite_version()', 'SELECT ' || quote({engine_sql}));\n")
+    assert proc.returncode == 0, proc.stderr
+    host, engine, same = proc.stdout.strip().split("|")
+    shell_version = subprocess.run(["sqlite3", "--version"], capture_output=True, text=True).stdout.split()[0]
+    assert host == shell_version, (host, shell_version)
+    assert tuple(int(p) for p in engine.split(".")) >= (3, 47), engine
+    assert same == "1", proc.stdout

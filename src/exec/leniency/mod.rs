@@ -102,6 +102,23 @@ impl Benchmark {
     }
 }
 
+impl Benchmark {
+    /// Whether `sql_similarity` under the preset places a pair found different by its agreement
+    /// share as well as its structural score (option `agreement`; measured on the BIRD expert
+    /// set: docs/similarity.md#agreement).
+    pub fn ranks_by_agreement(self) -> bool {
+        self == Benchmark::Bird
+    }
+}
+
+/// The preset `map` names under `benchmark`, left in place (None: no preset); an unknown name is
+/// the error [`expand_benchmark`] gives.
+pub fn named_benchmark(arg: OptionsArg, map: &Map<String, Json>) -> Result<Option<Benchmark>> {
+    map.get(BENCHMARK_KEY)
+        .map(|v| arg.one_of(BENCHMARK_KEY, v, &Benchmark::ALL, Benchmark::name))
+        .transpose()
+}
+
 /// The weak differences the `bird` preset forgives (measured on the BIRD expert set:
 /// docs/semantics.md#benchmark-presets).
 const BIRD_FORGIVES: [&str; 2] = ["forgive_untested_nulls", "forgive_empty_input"];

@@ -8,9 +8,12 @@
 //! ```
 //!
 //! Target types map onto SQLite's by family: integers (`INT`, `BIGINT`, `INT64`, MySQL's
-//! `SIGNED`) to `INTEGER`; floating-point types and unscaled `NUMERIC`/`DECIMAL` to `REAL`
-//! (SQLite's own NUMERIC would turn `2.0` into the integer 2); a `NUMERIC(p, s)` rounds to `s`
-//! places, as every engine does; character types to `TEXT`; `DATE`, `TIMESTAMP`/`DATETIME` and
+//! `SIGNED`) to `INTEGER`; floating-point types to `REAL`; a `NUMERIC(p, s)` rounds to `s`
+//! places, as every engine does (`NUMERIC(p)` to 0), and an unscaled `NUMERIC`/`DECIMAL` to the
+//! dialect's default scale: none in PostgreSQL and standard SQL (`REAL`: SQLite's own NUMERIC
+//! would turn `2.0` into the integer 2), 0 in MySQL (`DECIMAL(10, 0)`) and Snowflake
+//! (`NUMBER(38, 0)`), 3 in DuckDB (`DECIMAL(18, 3)`), 9 for BigQuery's `NUMERIC` and 38 for its
+//! `BIGNUMERIC`; character types to `TEXT`; `DATE`, `TIMESTAMP`/`DATETIME` and
 //! `TIME` to SQLite's `date()`, `datetime()` and `time()`, which read the same ISO text. The `::`
 //! spelling is `CAST`. `TRY_CAST`/`SAFE_CAST` give NULL where a cast would fail: to text they
 //! never fail, so they are casts; to any other type, and a cast to a type outside these families
@@ -38,8 +41,19 @@ enum Target {
     Unknown,
 }
 
-/// The family of `data_type`, read from its printed name.
-fn target(data_type: &DataType) -> Target {
+/// The scale of an unscaled decimal type `name` in `dialect` (None: unlimited).
+fn default_scale(name: &str, dialect: Dialect) -> Option<u64> {
+    match dialect {
+        Dialect::Mysql | Dialect::Snowflake => Some(0),
+        Dialect::Duckdb => Some(3),
+        Dialect::Bigquery if name.starts_with("BIG") => Some(38),
+        Dialect::Bigquery => Some(9),
+        _ => None,
+    }
+}
+
+/// The family of `data_type` in `dialect`, read from its printed name.
+fn target(data_type: &DataType, dialect: Dialect) -> Target {
     let printed = data_type.to_string().to_ascii_uppercase();
     let (name, params) = match printed.split_once('(') {
         Some((n, p)) => (
@@ -49,11 +63,12 @@ fn target(data_type: &DataType) -> Target {
         None => (printed.trim().to_string(), None),
     };
     let first = name.split_whitespace().next().unwrap_or("");
-    let scale = || {
-        params
-            .as_deref()
-            .and_then(|p| p.split(',').nth(1))
-            .and_then(|s| s.trim().parse::<u64>().ok())
+    let scale = || match params.as_deref() {
+        Some(p) => match p.split_once(',') {
+            Some((_, s)) => s.trim().parse::<u64>().ok(),
+            None => Some(0),
+        },
+        None => default_scale(first, dialect),
     };
     match first {
         "INT" | "INTEGER" | "BIGINT" | "SMALLINT" | "TINYINT" | "MEDIUMINT" | "INT2" | "INT4"
@@ -85,7 +100,7 @@ fn cast(expr: Expr, data_type: DataType) -> Expr {
 /// The SQLite expression for a cast of `expr` to `data_type`, of the given kind.
 fn translate(kind: &CastKind, expr: Expr, data_type: &DataType, dialect: Dialect) -> Expr {
     let lenient = matches!(kind, CastKind::TryCast | CastKind::SafeCast);
-    match target(data_type) {
+    match target(data_type, dialect) {
         Target::Text => cast(expr, DataType::Text),
         _ if lenient => untranslated(&format!("TRY_CAST to {data_type}"), dialect, vec![expr]),
         Target::Integer => cast(expr, DataType::Integer(None)),

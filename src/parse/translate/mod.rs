@@ -22,6 +22,7 @@ pub(crate) mod calls;
 pub(crate) mod casts;
 pub(crate) mod concat;
 pub(crate) mod conditionals;
+pub(crate) mod copies;
 pub(crate) mod count_distinct;
 pub(crate) mod date_arithmetic;
 pub(crate) mod date_codes;
@@ -43,6 +44,8 @@ pub(crate) mod qualify;
 pub mod quoting;
 pub(crate) mod row_values;
 pub(crate) mod set_operations_all;
+pub(crate) mod sqlite_clauses;
+pub(crate) mod sqlite_grammar;
 pub(crate) mod statistics;
 pub(crate) mod string_aggregates;
 pub(crate) mod string_case;
@@ -91,8 +94,9 @@ pub trait Rule: Sync {
 /// 3. `null_ordering` anywhere: it reads only ORDER BY items.
 /// 4. The function and operator rules, from `conditionals` to `limits`, after `division` (the
 ///    quotients they write are SQLite's) and before the date rules. `concat` before every rule
-///    that writes `||` (`string_aggregates`), since MySQL's `||` is OR; `string_search` before
-///    `string_case`, which lowers MySQL's `INSTR` arguments; `string_aggregates` before
+///    that writes `||` (`string_aggregates`), since MySQL's `||` is OR; `string_functions`
+///    before `substrings`, whose `LENGTH` is SQLite's (MySQL's counts bytes); `string_search`
+///    before `string_case`, which lowers MySQL's `INSTR` arguments; `string_aggregates` before
 ///    `aggregates`, which moves a FILTER into the GROUP_CONCAT it wrote; `statistics` (which
 ///    moves its own FILTER) and `count_distinct` before `aggregates`, which moves a FILTER into
 ///    one-argument aggregates only; `grouping_sets` after them all, since it tells SQLite's
@@ -107,6 +111,8 @@ pub trait Rule: Sync {
 ///    `date_parts` before `date_diff`, which leaves an `AGE` untranslated that is not inside
 ///    `EXTRACT(YEAR|MONTH FROM AGE(..))`. `date_arithmetic` before `date_diff`, whose
 ///    `date - date` must see a date minus an interval already moved.
+/// 6. `sqlite_grammar` after them all: what is left that SQLite's grammar lacks (a construct no
+///    rule translates, a keyword used as a name, `- -x`) is untranslated, quoted or parenthesized.
 pub static RULES: &[&dyn Rule] = &[
     &quoting::Quoting,
     &casts::Casts,
@@ -115,9 +121,9 @@ pub static RULES: &[&dyn Rule] = &[
     &conditionals::Conditionals,
     &greatest_least::GreatestLeast,
     &concat::Concat,
+    &string_functions::StringFunctions,
     &substrings::Substrings,
     &string_search::StringSearch,
-    &string_functions::StringFunctions,
     &string_case::StringCase,
     &string_aggregates::StringAggregates,
     &statistics::Statistics,
@@ -138,6 +144,7 @@ pub static RULES: &[&dyn Rule] = &[
     &date_trunc::DateTrunc,
     &date_arithmetic::DateArithmetic,
     &date_diff::DateDiff,
+    &sqlite_grammar::SqliteGrammar,
 ];
 
 /// The rule named `name`, if there is one.
@@ -145,17 +152,27 @@ pub fn rule_by_name(name: &str) -> Option<&'static dyn Rule> {
     RULES.iter().copied().find(|r| r.name() == name)
 }
 
-/// `statements` of `dialect` rewritten by every rule that applies to it.
+/// `statements` of `dialect` rewritten by every rule that applies to it (with NULL for the
+/// copies past the budget of [`copies`], which [`sqlite_text`] refuses).
 pub fn translate(statements: Vec<Statement>, dialect: Dialect) -> Vec<Statement> {
-    statements
-        .into_iter()
-        .map(|mut s| {
-            for rule in RULES.iter().filter(|r| r.applies_to(dialect)) {
-                rule.apply(&mut s, dialect);
-            }
-            s
-        })
-        .collect()
+    translate_within_budget(statements, dialect).0
+}
+
+/// [`translate`], and whether the rules' copies went over their budget.
+fn translate_within_budget(statements: Vec<Statement>, dialect: Dialect) -> (Vec<Statement>, bool) {
+    let budget =
+        copies::nodes(&statements).saturating_mul(copies::COPIES_PER_NODE) + copies::COPIES_SLACK;
+    copies::within(budget, || {
+        statements
+            .into_iter()
+            .map(|mut s| {
+                for rule in RULES.iter().filter(|r| r.applies_to(dialect)) {
+                    rule.apply(&mut s, dialect);
+                }
+                s
+            })
+            .collect()
+    })
 }
 
 /// Statements printed as one text, as SQLite reads them (names in backquotes:
@@ -208,8 +225,13 @@ const TRANSLATION_GROWTH: usize = 16;
 const TRANSLATION_SLACK: usize = 64 << 10;
 
 fn translated(dialect: Dialect, body: &str) -> Result<String> {
-    let text = print(&translate(super::parse_in(dialect, body)?, dialect));
-    if text.len() > body.len() * TRANSLATION_GROWTH + TRANSLATION_SLACK {
+    let (statements, over) = translate_within_budget(super::parse_in(dialect, body)?, dialect);
+    let text = if over {
+        String::new()
+    } else {
+        print(&statements)
+    };
+    if over || text.len() > body.len() * TRANSLATION_GROWTH + TRANSLATION_SLACK {
         return Err(crate::error::Error::Limit(format!(
             "the {} query's SQLite translation is over {} times its size",
             dialect.name(),

@@ -23,7 +23,10 @@
 //!   translation.
 //! - MySQL counts a negative start from the end but gives '' for a start of 0, for one before
 //!   the first character and for a negative length (`MAX(length, 0)`).
-//! - BigQuery and Snowflake: a literal start below 1 has no translation.
+//! - BigQuery counts a negative start from the end, and reads a start of 0, or one before the
+//!   first character, as 1 (`CASE WHEN LENGTH(x) < 2 THEN SUBSTRING(x, 1, n) ...` for
+//!   `SUBSTR(x, -2, n)`); a negative literal length is an error there: no translation.
+//! - Snowflake: a literal start below 1 has no translation.
 //!
 //! A start computed from the data (`INSTR(x, ' ') + 1`) is taken as it is in MySQL, BigQuery and
 //! Snowflake (docs/dialects.md, known limits). `LEFT(x, n)` is `SUBSTRING(x, 1, n)` and
@@ -115,14 +118,29 @@ fn translate(x: Expr, start: Expr, length: Option<Expr>, dialect: Dialect) -> Op
             }
         }
         Dialect::Bigquery | Dialect::Snowflake => {
-            if s.is_some_and(|s| s < 1) || matches!(l, Some(Some(..=-1))) {
+            if matches!(l, Some(Some(..=-1))) {
                 return None;
             }
             let length = match (l, length) {
                 (Some(None), Some(len)) => Some(at_least(len, 0)),
                 (_, length) => length,
             };
-            Some(substring(x, start, length))
+            match s {
+                Some(0) if dialect == Dialect::Bigquery => Some(substring(x, int(1), length)),
+                Some(s) if s < 0 && dialect == Dialect::Bigquery => Some(match length {
+                    None => substring(x, int(s), None),
+                    Some(len) => {
+                        let short = binary(length_of(&x), BinaryOperator::Lt, int(-s));
+                        let from_first = substring(x.clone(), int(1), Some(len.clone()));
+                        case(
+                            vec![(short, from_first)],
+                            Some(substring(x, int(s), Some(len))),
+                        )
+                    }
+                }),
+                Some(..=0) => None,
+                _ => Some(substring(x, start, length)),
+            }
         }
         Dialect::Sqlite | Dialect::Duckdb => Some(substring(x, start, length)),
     }

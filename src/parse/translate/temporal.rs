@@ -14,6 +14,7 @@ use sqlparser::ast::{
 };
 
 use super::call;
+use super::copies::copy;
 
 /// A unit of a date or time part, a truncation, an interval or a difference.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -408,13 +409,19 @@ pub(crate) fn shaped(shape: Shape, x: Expr, modifiers: Vec<Expr>) -> Expr {
         (Shape::LikeInput, Kind::Timestamp) => Shape::Timestamp,
         (s, _) => s,
     };
-    let mut args = vec![x.clone()];
+    let long = match shape {
+        Shape::LikeInput => Some(binary(
+            call("length", vec![copy(&x)]),
+            BinaryOperator::Gt,
+            number(10),
+        )),
+        _ => None,
+    };
+    let mut args = vec![x];
     args.extend(modifiers);
-    match shape {
-        Shape::Date => call("date", args),
-        Shape::Timestamp => call("datetime", args),
-        Shape::LikeInput => {
-            let long = binary(call("length", vec![x]), BinaryOperator::Gt, number(10));
+    match (shape, long) {
+        (Shape::Date, _) => call("date", args),
+        (Shape::LikeInput, Some(long)) => {
             let format = case(
                 vec![(long, string("%Y-%m-%d %H:%M:%S"))],
                 Some(string("%Y-%m-%d")),
@@ -423,6 +430,7 @@ pub(crate) fn shaped(shape: Shape, x: Expr, modifiers: Vec<Expr>) -> Expr {
             all.extend(args);
             call("strftime", all)
         }
+        _ => call("datetime", args),
     }
 }
 
@@ -515,19 +523,19 @@ pub(crate) fn add(x: Expr, amounts: Vec<(Amount, Unit)>, shape: Shape) -> Option
     // SQLite carries an overflowing day into the next month ('2020-01-31' + 1 month is
     // '2020-03-02'); going back by the carried days gives the month's last day, time kept.
     let moved = modifier(total, "months");
-    let day_after = strftime("%d", x.clone(), vec![moved.clone()]);
+    let day_after = strftime("%d", copy(&x), vec![copy(&moved)]);
     let same_day = binary(
-        day_after.clone(),
+        copy(&day_after),
         BinaryOperator::Eq,
-        strftime("%d", x.clone(), vec![]),
+        strftime("%d", copy(&x), vec![]),
     );
     let back = concat(concat(string("-"), day_after), string(" days"));
-    let plain: Vec<Expr> = std::iter::once(moved.clone())
-        .chain(rest.iter().cloned())
+    let plain: Vec<Expr> = std::iter::once(copy(&moved))
+        .chain(rest.iter().map(copy))
         .collect();
     let clamped: Vec<Expr> = [moved, back].into_iter().chain(rest).collect();
     Some(case(
-        vec![(same_day, shaped(shape, x.clone(), plain))],
+        vec![(same_day, shaped(shape, copy(&x), plain))],
         Some(shaped(shape, x, clamped)),
     ))
 }

@@ -7,7 +7,7 @@ use std::collections::{HashMap, HashSet};
 
 use crate::parseval::symbolic::values::Sort;
 use crate::plan::{AggFunc, Expr, Literal, Op, Plan, QueryPlan};
-use crate::schema::Schema;
+use crate::schema::{Affinity, Schema};
 
 /// Every plan node, including those of subqueries inside expressions.
 pub(crate) fn visit_all(plan: &Plan, f: &mut dyn FnMut(&Plan)) {
@@ -48,10 +48,14 @@ pub fn scanned_tables(plan: &Plan, schema: &Schema) -> Vec<usize> {
 }
 
 /// How the query uses schema columns: as numbers (compared or combined with a number, summed)
-/// or as text (compared with text that is not a number, LIKE, string and date functions).
+/// or as text (compared with text that is not a number, LIKE, string and date functions). A
+/// column of INTEGER or REAL affinity is text only where the query compares it with text that is
+/// no number (`dname = 'SECURITY'` over `dname INT`): SQLite stores such text as it is, and only
+/// text there can make the comparison true.
 pub fn column_hints(q: &QueryPlan, schema: &Schema) -> HashMap<usize, Sort> {
     let mut ids: HashMap<u32, Sort> = HashMap::new();
-    fn walk(e: &Expr, ids: &mut HashMap<u32, Sort>) {
+    let mut text_compared: HashSet<u32> = HashSet::new();
+    fn walk(e: &Expr, ids: &mut HashMap<u32, Sort>, text_compared: &mut HashSet<u32>) {
         if let Expr::Call(op, args) = e {
             let cmp = op.is_comparison() || matches!(op, Op::Between | Op::InList);
             let numeric_op = cmp || matches!(op, Op::Plus | Op::Minus | Op::Multiply | Op::Divide);
@@ -77,22 +81,43 @@ pub fn column_hints(q: &QueryPlan, schema: &Schema) -> HashMap<usize, Sort> {
                 for a in args {
                     if let Expr::Column(c) = a {
                         ids.entry(*c).or_insert(h);
+                        if cmp && has_text {
+                            text_compared.insert(*c);
+                        }
                     }
                 }
             }
-            args.iter().for_each(|a| walk(a, ids));
+            args.iter().for_each(|a| walk(a, ids, text_compared));
         }
     }
     visit_all(&q.root, &mut |p| {
         for e in p.exprs() {
-            walk(e, &mut ids);
+            walk(e, &mut ids, &mut text_compared);
         }
         for x in summed_columns(p) {
             ids.entry(x).or_insert(Sort::Int);
         }
     });
+    // a Text hint on an INTEGER or REAL column holds where it is compared with text, and the
+    // column is no key (an INTEGER PRIMARY KEY cannot hold text; keys join with numbers)
+    let holds = |id: u32, c: usize| {
+        let Some(col) = schema.columns.get(c) else {
+            return true;
+        };
+        if !matches!(col.affinity(), Affinity::Integer | Affinity::Real) {
+            return true;
+        }
+        let key = col.unique
+            || schema.tables.get(col.table).is_some_and(|t| {
+                t.primary_key.contains(&c) || t.foreign_keys.iter().any(|k| k.columns.contains(&c))
+            });
+        text_compared.contains(&id) && !key
+    };
     ids.iter()
-        .filter_map(|(&id, &h)| Some((schema_column(q, schema, id)?, h)))
+        .filter_map(|(&id, &h)| {
+            let c = schema_column(q, schema, id)?;
+            (h != Sort::Text || holds(id, c)).then_some((c, h))
+        })
         .collect()
 }
 
@@ -198,21 +223,36 @@ pub(crate) fn threshold_rows(q: &QueryPlan) -> usize {
     fn walk(e: &Expr, counts: &HashSet<u32>, need: &mut i64) {
         if let Expr::Call(op, args) = e {
             if let [a, b] = args.as_slice() {
-                let (col, lit, flipped) = match (a, b) {
-                    (Expr::Column(c), Expr::Literal(Literal::Integer(k))) => (*c, *k, false),
-                    (Expr::Literal(Literal::Integer(k)), Expr::Column(c)) => (*c, *k, true),
-                    _ => (u32::MAX, 0, false),
+                let (side, lit, flipped) = match (a, b) {
+                    (x, Expr::Literal(Literal::Integer(k))) => (x, *k, false),
+                    (Expr::Literal(Literal::Integer(k)), x) => (x, *k, true),
+                    _ => (a, 0, false),
                 };
-                if counts.contains(&col) {
-                    let n = match (op, flipped) {
-                        (Op::Gt, false) | (Op::Lt, true) => lit + 1,
-                        (Op::GtEq | Op::Eq, _) | (Op::LtEq, true) => lit,
-                        _ => 0,
-                    };
-                    *need = (*need).max(n);
+                match side {
+                    Expr::Column(col) if counts.contains(col) => {
+                        let n = match (op, flipped) {
+                            (Op::Gt, false) | (Op::Lt, true) => lit + 1,
+                            (Op::GtEq | Op::Eq, _) | (Op::LtEq, true) => lit,
+                            _ => 0,
+                        };
+                        *need = (*need).max(n);
+                    }
+                    // a count inside an expression (`COUNT(DISTINCT sal) + 0 = 4`, a CAST of
+                    // it): rows enough for the literal and one more
+                    Expr::Call(..) if op.is_comparison() && reads_any(side, counts) => {
+                        *need = (*need).max(lit.saturating_add(1));
+                    }
+                    _ => {}
                 }
             }
             args.iter().for_each(|a| walk(a, counts, need));
+        }
+    }
+    fn reads_any(e: &Expr, counts: &HashSet<u32>) -> bool {
+        match e {
+            Expr::Column(c) => counts.contains(c),
+            Expr::Call(_, args) => args.iter().any(|a| reads_any(a, counts)),
+            _ => false,
         }
     }
     if !counts.is_empty() {

@@ -50,13 +50,17 @@ pub struct SymDb {
 
 /// The sort the solver gives a schema column: Int for INTEGER affinity, Real for REAL, String
 /// for TEXT; NUMERIC affinity is Int unless the type names a date or time or the query uses the
-/// column as text (`hint`); a column without a type follows the hint, Text by default.
+/// column as text (`hint`); a column without a type follows the hint, Text by default. An
+/// INTEGER or REAL column is text where the hint says so: `column_hints` gives that hint only
+/// where the query compares the column with text that is no number, which SQLite stores there
+/// unchanged (docs/parseval.md).
 pub fn column_sort(schema: &Schema, column: usize, hint: Option<Sort>) -> Sort {
     let Some(col) = schema.columns.get(column) else {
         return Sort::Text;
     };
     let ty = col.ty.to_lowercase();
     match col.affinity() {
+        Affinity::Integer | Affinity::Real if hint == Some(Sort::Text) => Sort::Text,
         Affinity::Integer => Sort::Int,
         Affinity::Real => Sort::Real,
         Affinity::Text => Sort::Text,

@@ -1,9 +1,12 @@
 //! Unit tests of ParSEval as a whole, on small schemas: the databases generated for a query
 //! (`generation`), the verdicts on pairs (`verdicts`) and under the leniency options
-//! (`leniency`).
+//! (`leniency`), the generator's rows for random satisfiable queries (`nonempty`) and pairs
+//! calling functions the engine does not know (`uninterpreted`).
 
 mod generation;
 mod leniency;
+mod nonempty;
+mod uninterpreted;
 mod verdicts;
 
 use super::verdict::decide::{decide, schema_for};

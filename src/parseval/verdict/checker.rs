@@ -13,6 +13,7 @@ use super::gold_suite::{same_plan, GoldSuite};
 use super::limit_ties::{cutoff, order_determined, orders_by_hidden_keys, Cutoff};
 use super::null_tests::{holds_tested_null, null_tested_columns};
 use super::repeated_values::{replaceable_columns, without_repeated_values};
+use super::uninterpreted::{seed_of, FunctionValue, Uninterpreted};
 use super::value_variants::{foreign_keys_hold, variants};
 use crate::exec::instance::{compare_lenient, open_database, Comparison, Database, Outcome};
 use crate::exec::leniency::{Leniencies, Leniency};
@@ -69,26 +70,22 @@ fn count_differs(c: &crate::exec::instance::Comparison) -> bool {
 /// replaced when the queries still differ there: evidence on ordinary data is the stronger. An
 /// ordinary counterexample whose difference goes away once no `replaceable` column repeats a
 /// value is [`Evidence::RepeatedValues`].
+/// `run` runs both queries on a database (None where it does not load or the gold fails).
 fn strongest(
     schema: &Schema,
-    (gold, pred): (&str, &str),
-    (order, semantics, leniency): (&RowOrder, Semantics, &Leniencies),
+    run: &dyn Fn(&Database) -> Option<Comparison>,
+    (order, semantics): (&RowOrder, Semantics),
     listed: bool,
     replaceable: &[bool],
     db: &Database,
     outcome: crate::exec::instance::Comparison,
 ) -> Counterexample {
-    let run = |db: &Database| {
-        open_database(schema, db)
-            .ok()
-            .map(|conn| compare_lenient(&conn, gold, pred, (order, semantics), leniency))
-            .filter(|c| !c.gold_failed)
-    };
     let mut found = Counterexample {
         evidence: Evidence::of(db, (&outcome.gold, &outcome.pred), order, semantics),
         db: db.clone(),
         gold: outcome.gold,
         pred: outcome.pred,
+        functions: Vec::new(),
     };
     // a list comparison holds only where both orders are determined, which replacing
     // values may change: such a counterexample is kept as found
@@ -105,6 +102,7 @@ fn strongest(
                     db: plain,
                     gold: c.gold,
                     pred: c.pred,
+                    functions: Vec::new(),
                 };
             }
         }
@@ -141,6 +139,10 @@ pub(super) struct Checker<'a> {
     pred_plan: Option<&'a QueryPlan>,
     /// Both queries' literals, for the value variants.
     literals: &'a [String],
+    /// The functions the queries call that the engine does not know (uninterpreted.rs).
+    pub(super) functions: Uninterpreted,
+    /// Those of them a query called on some database.
+    pub(super) called: BTreeSet<String>,
     /// The columns whose repeated values the repeated-values check replaces.
     replaceable: Vec<bool>,
     /// The columns either query tests for NULL (`forgive_untested_nulls`).
@@ -162,8 +164,9 @@ pub(super) struct Checker<'a> {
     pub(super) ties: usize,
     /// The prediction plans to the gold's plan.
     pub(super) pred_is_gold: bool,
-    /// Under `test-suite` semantics, the first database set aside for ties, with its row order.
-    first_tie: Option<(Database, RowOrder)>,
+    /// Under `test-suite` semantics, the first database set aside for ties, with its row order
+    /// and its interpretation of the uninterpreted functions.
+    first_tie: Option<(Database, RowOrder, u64)>,
     any_rows: bool,
     gold_failure: Option<String>,
     /// The strongest counterexample so far; the search stops at the first ordinary one.
@@ -188,6 +191,8 @@ impl<'a> Checker<'a> {
             gold_plan,
             pred_plan,
             literals,
+            functions: Uninterpreted::of_pair((gold_plan, pred_plan), [gold, pred], literals),
+            called: BTreeSet::new(),
             replaceable: replaceable_columns(
                 schema,
                 [Some(gold_plan), pred_plan].into_iter().flatten(),
@@ -305,9 +310,15 @@ impl<'a> Checker<'a> {
         if !generated && !foreign_keys_hold(&conn, self.schema) {
             return None;
         }
+        let seed = seed_of(db);
+        let functions = self.functions.install(&conn, seed);
         let order = self.order(&conn);
         let listed = order != self.base_order;
         let c = self.compare(&conn, &order);
+        if !self.functions.is_empty() {
+            self.called
+                .extend(functions.table().into_iter().map(|f| f.name));
+        }
         self.tried += usize::from(generated);
         if c.gold_failed {
             if let (true, Outcome::Error(e) | Outcome::Bound(e)) = (generated, &c.gold) {
@@ -330,22 +341,24 @@ impl<'a> Checker<'a> {
             }
             self.ties += 1;
             if self.semantics == Semantics::TestSuite && self.first_tie.is_none() {
-                self.first_tie = Some((db.clone(), order));
+                self.first_tie = Some((db.clone(), order, seed));
             }
             return None;
         }
-        let again = self.differ_again(db, &order)?;
-        let found = strongest(
+        let again = self.differ_again(db, &order, seed)?;
+        let run = |db: &Database| self.run(db, &order, seed).filter(|c| !c.gold_failed);
+        let mut found = strongest(
             self.schema,
-            (self.gold, self.pred),
-            (&order, self.semantics, &self.leniency),
+            &run,
+            (&order, self.semantics),
             listed,
             &self.replaceable,
             db,
             again,
         );
+        found.functions = self.table(&found.db, &order, seed);
         let found = match source {
-            Source::Random => self.random_evidence(found, &order)?,
+            Source::Random => self.random_evidence(found, &order, seed)?,
             _ => found,
         };
         if let Some(l) = self.forgiven(found.evidence, &found.db) {
@@ -376,9 +389,10 @@ impl<'a> Checker<'a> {
         &self,
         mut found: Counterexample,
         order: &RowOrder,
+        seed: u64,
     ) -> Option<Counterexample> {
         match found.evidence {
-            Evidence::Ordinary if !self.holds_without_repeats(&found, order) => {
+            Evidence::Ordinary if !self.holds_without_repeats(&found, order, seed) => {
                 found.evidence = Evidence::RepeatedValues;
                 Some(found)
             }
@@ -388,13 +402,14 @@ impl<'a> Checker<'a> {
     }
 
     /// True when the queries still differ, without a tie, once no plain column of `found`'s
-    /// database repeats a value.
-    fn holds_without_repeats(&self, found: &Counterexample, order: &RowOrder) -> bool {
+    /// database repeats a value (the uninterpreted functions read under `seed`).
+    fn holds_without_repeats(&self, found: &Counterexample, order: &RowOrder, seed: u64) -> bool {
         let Some(distinct) = without_repeated_values(self.schema, &found.db, &self.replaceable)
         else {
             return true;
         };
         open_database(self.schema, &distinct).is_ok_and(|conn| {
+            let _functions = self.functions.install(&conn, seed);
             let c = self.compare(&conn, order);
             !c.gold_failed && c.differ && !self.tie_at_cutoff(&conn, &c)
         })
@@ -419,13 +434,14 @@ impl<'a> Checker<'a> {
     /// tie-breaking at a LIMIT cut-off, re-checked on a fresh copy: test-suite evaluation compares
     /// the rows SQLite returns, so it tells the queries apart there.
     pub(super) fn tie_counterexample(&mut self) -> Option<Counterexample> {
-        let (db, order) = self.first_tie.take()?;
-        let again = self.differ_again(&db, &order)?;
+        let (db, order, seed) = self.first_tie.take()?;
+        let again = self.differ_again(&db, &order, seed)?;
         if let Some(l) = self.forgiven(Evidence::TieBreaking, &db) {
             self.lenient.insert(l);
             return None;
         }
         Some(Counterexample {
+            functions: self.table(&db, &order, seed),
             db,
             gold: again.gold,
             pred: again.pred,
@@ -434,11 +450,31 @@ impl<'a> Checker<'a> {
     }
 
     /// Both queries run again on a fresh copy of `db` (a counterexample is re-checked before it
-    /// is reported): the comparison when they still differ.
-    fn differ_again(&self, db: &Database, order: &RowOrder) -> Option<Comparison> {
+    /// is reported), under the interpretation `seed`: the comparison when they still differ.
+    fn differ_again(&self, db: &Database, order: &RowOrder, seed: u64) -> Option<Comparison> {
+        self.run(db, order, seed).filter(|c| c.differ)
+    }
+
+    /// Both queries' results on a fresh copy of `db`, the uninterpreted functions read under
+    /// `seed`; None where `db` does not load.
+    fn run(&self, db: &Database, order: &RowOrder, seed: u64) -> Option<Comparison> {
         let conn = open_database(self.schema, db).ok()?;
-        let again = self.compare(&conn, order);
-        again.differ.then_some(again)
+        let _functions = self.functions.install(&conn, seed);
+        Some(self.compare(&conn, order))
+    }
+
+    /// The values of the uninterpreted functions both queries used on `db` under `seed` (none
+    /// where they call none).
+    fn table(&self, db: &Database, order: &RowOrder, seed: u64) -> Vec<FunctionValue> {
+        if self.functions.is_empty() {
+            return Vec::new();
+        }
+        let Ok(conn) = open_database(self.schema, db) else {
+            return Vec::new();
+        };
+        let functions = self.functions.install(&conn, seed);
+        self.compare(&conn, order);
+        functions.table()
     }
 
     /// Both queries' results on `conn`, compared under the semantics and the shape leniencies.

@@ -44,6 +44,19 @@ fn texts_to_run<'a>(gold: &'a str, pred: &'a str, opts: &Options) -> (Cow<'a, st
     (Cow::Owned(g), Cow::Owned(p))
 }
 
+/// What every entry to a verdict starts from: the texts it runs ([`texts_to_run`]) and the
+/// call's schema ([`schema_for`] over those texts).
+pub(super) fn prepared<'a>(
+    gold: &'a str,
+    pred: &'a str,
+    schema: Option<&str>,
+    opts: &Options,
+) -> Result<(Cow<'a, str>, Cow<'a, str>, Arc<Schema>)> {
+    let (gold, pred) = texts_to_run(gold, pred, opts);
+    let s = schema_for(schema, &[gold.as_ref(), pred.as_ref()])?;
+    Ok((gold, pred, s))
+}
+
 static DECISIONS: NamedCache<Decision> = NamedCache::new("parseval_decisions", 1_024);
 
 /// [`decide`], cached per (gold, pred, schema, options): `sql_equivalent`,
@@ -54,9 +67,8 @@ pub fn decide_cached(
     schema: Option<&str>,
     opts: &Options,
 ) -> Result<Arc<Decision>> {
-    let (gold, pred) = texts_to_run(gold, pred, opts);
+    let (gold, pred, s) = prepared(gold, pred, schema, opts)?;
     let (gold, pred) = (gold.as_ref(), pred.as_ref());
-    let s = schema_for(schema, &[gold, pred])?;
     let key = format!(
         "{}\u{1}{}\u{1}{}\u{1}{}\u{1}{}\u{1}{:?}",
         gold.len(),
@@ -105,6 +117,7 @@ fn decide_with(
         random: false,
         random_tried: 0,
         leniency: Vec::new(),
+        uninterpreted: Vec::new(),
     };
     // a prediction of another dialect that SQLite rejects although it plans (or is refused by
     // the planner only as unsupported) may run in its own dialect: its failure is the
@@ -214,6 +227,7 @@ fn decide_with(
     }
     d.databases = checker.tried;
     d.random = checker.best_is_random;
+    d.uninterpreted = checker.called.iter().cloned().collect();
     if let Some(v) = found {
         return finish(d, v);
     }

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::evidence::Evidence;
+use super::uninterpreted::FunctionValue;
 use crate::exec::instance::{Database, Outcome};
 use crate::exec::leniency::Leniency;
 use crate::parseval::options::{semantics_name, Databases, Semantics};
@@ -30,6 +31,9 @@ pub struct Counterexample {
     pub pred: Outcome,
     /// How strong this evidence is (the strongest found is kept).
     pub evidence: Evidence,
+    /// The values the functions the engine does not know took on `db` (uninterpreted.rs): the
+    /// interpretation under which the queries differ there. Empty when they call none.
+    pub functions: Vec<FunctionValue>,
 }
 
 /// A verdict with the facts behind it (for the reason text).
@@ -60,6 +64,9 @@ pub struct Decision {
     /// The leniencies an equivalent verdict needed (options `any_column_order`, ...,
     /// `forgive_*`): without them a database told the queries apart. Empty otherwise.
     pub leniency: Vec<Leniency>,
+    /// The functions the engine does not know that a query called, read as uninterpreted
+    /// (uninterpreted.rs): lower case, sorted.
+    pub uninterpreted: Vec<String>,
 }
 
 impl Decision {
@@ -100,11 +107,29 @@ impl Decision {
         format!(" (with the leniency {})", keys.join(", "))
     }
 
+    /// `, reading F and G as uninterpreted functions (...)` when a query called a function the
+    /// engine does not know, else nothing.
+    fn uninterpreted_text(&self) -> String {
+        if self.uninterpreted.is_empty() {
+            return String::new();
+        }
+        let names: Vec<String> = self
+            .uninterpreted
+            .iter()
+            .map(|n| n.to_uppercase())
+            .collect();
+        format!(
+            ", reading {} as uninterpreted (each database chose a table of values: a proof for \
+             those tables only)",
+            names.join(", ")
+        )
+    }
+
     /// One sentence saying why.
     pub fn reason(&self) -> String {
         match &self.verdict {
             Verdict::Equivalent => format!(
-                "equivalent: same results under {} semantics on {} generated databases{} covering {} of {} plan branches{}{}{}",
+                "equivalent: same results under {} semantics on {} generated databases{} covering {} of {} plan branches{}{}{}{}",
                 semantics_name(self.semantics),
                 self.databases.saturating_sub(self.tie_databases),
                 self.databases_of_text(),
@@ -120,7 +145,8 @@ impl Decision {
                     0 => String::new(),
                     n => format!(", and on {n} random databases"),
                 },
-                self.leniency_text()
+                self.leniency_text(),
+                self.uninterpreted_text()
             ),
             Verdict::Different(c) => {
                 let why = match (&c.gold, &c.pred) {
@@ -156,9 +182,38 @@ impl Decision {
                     );
                 }
                 let made = if self.random { "random" } else { "generated" };
-                format!("not equivalent: {why} on a {made} database with {rows} rows{how}")
+                let functions = functions_text(&c.functions);
+                format!(
+                    "not equivalent: {why} on a {made} database with {rows} rows{how}{functions}"
+                )
             }
             Verdict::Unknown(r) => format!("unknown: {r}"),
         }
     }
+}
+
+/// The most values of an uninterpreted function a reason lists (`sql_counterexample` lists all).
+const LISTED_VALUES: usize = 12;
+
+/// `, where the unknown function B1 is B1(1) = 1, ...` for a counterexample's table of values.
+fn functions_text(table: &[FunctionValue]) -> String {
+    if table.is_empty() {
+        return String::new();
+    }
+    let mut names: Vec<String> = table.iter().map(|f| f.name.to_uppercase()).collect();
+    names.dedup();
+    names.sort();
+    names.dedup();
+    let mut values: Vec<String> = table.iter().take(LISTED_VALUES).map(|f| f.text()).collect();
+    if table.len() > LISTED_VALUES {
+        values.push(format!("{} more", table.len() - LISTED_VALUES));
+    }
+    format!(
+        ", where the function{} the engine does not know, read as uninterpreted, take{} the \
+         values {} (a real difference for any {} with these values)",
+        if names.len() > 1 { "s" } else { "" },
+        if names.len() > 1 { "" } else { "s" },
+        values.join(", "),
+        names.join(", ")
+    )
 }

@@ -1,13 +1,15 @@
 //! The verdict on a pair of queries: both run on SQLite over the databases generated for each,
 //! their value variants and random databases, and the strongest re-checked difference kept.
 //!
-//! `decide` runs a verdict (cached per pair); `decision` is its result and reason; `checker`
+//! `decide` runs a verdict (cached per pair); `agreement` measures how often two queries agree; `decision` is its result and reason; `checker`
 //! runs both queries on each database; `gold_suite` caches the gold's databases per gold;
 //! `value_variants` and `random_databases` make more databases; `evidence`,
 //! `repeated_values` and `limit_ties` say how strong a difference is, `null_tests` whether a
 //! NULL it needs is one the queries test for; `sqlite_text` is the text
-//! SQLite runs for a query written for another engine.
+//! SQLite runs for a query written for another engine; `uninterpreted` gives the functions the
+//! engine does not know a value table per database.
 
+pub mod agreement;
 mod checker;
 pub mod decide;
 pub mod decision;
@@ -18,4 +20,5 @@ pub mod null_tests;
 pub mod random_databases;
 pub mod repeated_values;
 pub mod sqlite_text;
+pub mod uninterpreted;
 pub mod value_variants;
