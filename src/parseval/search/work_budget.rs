@@ -7,7 +7,6 @@
 //! the call's total. The wall-clock cap only guards against a machine so overloaded that even a
 //! bounded call would hang its host; reaching it is reported as such, never as a verdict.
 
-use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -128,7 +127,6 @@ impl<'a> Budget<'a> {
         ContextMeter {
             budget: *self,
             base: self.work.spent(),
-            checks: Cell::new(0),
         }
     }
 }
@@ -139,8 +137,6 @@ pub struct ContextMeter<'a> {
     budget: Budget<'a>,
     /// Units spent before this context opened.
     base: u64,
-    /// Checks that called Z3.
-    checks: Cell<usize>,
 }
 
 impl ContextMeter<'_> {
@@ -154,17 +150,10 @@ impl ContextMeter<'_> {
         let mut p = Params::new();
         p.set_u32("rlimit", units.clamp(1, u32::MAX as u64) as u32);
         solver.set_params(&p);
-        self.checks.set(self.checks.get() + 1);
         let _timer = crate::profile::time(crate::profile::Stage::Solving);
         let result = solver.check_assumptions(assumptions);
         self.record(solver);
         result
-    }
-
-    /// The checks that called Z3 so far.
-    #[cfg(test)]
-    pub fn checks(&self) -> usize {
-        self.checks.get()
     }
 
     /// Adds what the context has counted so far (checks and the rewriting between them).
