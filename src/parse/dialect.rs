@@ -12,8 +12,8 @@
 use std::borrow::Cow;
 
 use sqlparser::dialect::{
-    BigQueryDialect, Dialect as SqlparserDialect, DuckDbDialect, GenericDialect, MySqlDialect,
-    PostgreSqlDialect, SQLiteDialect, SnowflakeDialect,
+    BigQueryDialect, Dialect as SqlparserDialect, GenericDialect, MySqlDialect, PostgreSqlDialect,
+    SQLiteDialect, SnowflakeDialect,
 };
 
 /// Marks the start and the end of a dialect tag.
@@ -81,7 +81,7 @@ impl Dialect {
             Dialect::Sqlite => Box::new(SQLiteDialect {}),
             Dialect::Postgres => Box::new(PostgreSqlDialect {}),
             Dialect::Mysql => Box::new(MySqlDialect {}),
-            Dialect::Duckdb => Box::new(DuckDbDialect {}),
+            Dialect::Duckdb => Box::new(super::duckdb_calls::DuckDbCalls::default()),
             Dialect::Snowflake => Box::new(SnowflakeDialect {}),
             Dialect::Bigquery => Box::new(BigQueryDialect {}),
             Dialect::Ansi => Box::new(GenericDialect {}),

@@ -17,6 +17,7 @@
 //! `double_quoted_strings` normalization pass, because that needs the names used in the query.
 
 pub mod dialect;
+mod duckdb_calls;
 pub mod preprocess;
 pub mod translate;
 
@@ -71,29 +72,13 @@ pub fn check_operator_chains(sql: &str) -> Result<()> {
     let mut levels = vec![Chains::default()];
     let mut i = 0;
     while i < bytes.len() {
+        if let Some(next) = skipped(bytes, i) {
+            i = next; // a string, quoted name or comment: no operator in it
+            continue;
+        }
         let c = bytes[i];
         let top = levels.len() - 1;
         match c {
-            b'\'' | b'"' | b'`' | b'[' => {
-                let close = if c == b'[' { b']' } else { c };
-                i += 1;
-                while i < bytes.len() && bytes[i] != close {
-                    i += 1;
-                }
-                i += 1;
-            }
-            b'-' if bytes.get(i + 1) == Some(&b'-') => {
-                while i < bytes.len() && bytes[i] != b'\n' {
-                    i += 1;
-                }
-            }
-            b'/' if bytes.get(i + 1) == Some(&b'*') => {
-                i += 2;
-                while i + 1 < bytes.len() && !(bytes[i] == b'*' && bytes[i + 1] == b'/') {
-                    i += 1;
-                }
-                i += 2;
-            }
             b'(' => {
                 levels.push(Chains::default());
                 i += 1;
@@ -143,6 +128,58 @@ pub fn check_operator_chains(sql: &str) -> Result<()> {
     Ok(())
 }
 
+/// Where the quoted string or name, or the comment, that starts at byte `i` of `bytes` ends
+/// (the byte after it), or None when none starts there.
+fn skipped(bytes: &[u8], i: usize) -> Option<usize> {
+    let mut j = i;
+    match bytes[i] {
+        c @ (b'\'' | b'"' | b'`' | b'[') => {
+            let close = if c == b'[' { b']' } else { c };
+            j += 1;
+            while j < bytes.len() && bytes[j] != close {
+                j += 1;
+            }
+            Some(j + 1)
+        }
+        b'-' if bytes.get(i + 1) == Some(&b'-') => {
+            while j < bytes.len() && bytes[j] != b'\n' {
+                j += 1;
+            }
+            Some(j)
+        }
+        b'/' if bytes.get(i + 1) == Some(&b'*') => {
+            j += 2;
+            while j + 1 < bytes.len() && !(bytes[j] == b'*' && bytes[j + 1] == b'/') {
+                j += 1;
+            }
+            Some(j + 2)
+        }
+        _ => None,
+    }
+}
+
+/// The deepest nesting of parentheses in `sql` outside quoted strings, names and comments.
+pub(crate) fn parenthesis_depth(sql: &str) -> usize {
+    let bytes = sql.as_bytes();
+    let (mut i, mut depth, mut deepest) = (0, 0usize, 0usize);
+    while i < bytes.len() {
+        if let Some(next) = skipped(bytes, i) {
+            i = next;
+            continue;
+        }
+        match bytes[i] {
+            b'(' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            b')' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        i += 1;
+    }
+    deepest
+}
+
 fn parse_with(dialect: &dyn Dialect, sql: &str) -> Result<Vec<Statement>> {
     Parser::new(dialect)
         .with_recursion_limit(RECURSION_LIMIT)
@@ -164,9 +201,10 @@ fn parse_with_dollar_names(dialect: &dyn Dialect, sql: &str) -> Result<Vec<State
                     name.starts_with(|c: char| c.is_alphabetic() || c == '_')
                 }) =>
             {
+                // in brackets, which SQLite never reads as a string: the name was not quoted
                 let word = Word {
                     value: p,
-                    quote_style: Some('`'),
+                    quote_style: Some('['),
                     keyword: Keyword::NoKeyword,
                 };
                 TokenWithSpan::new(Token::Word(word), t.span)
@@ -235,7 +273,7 @@ mod tests {
         let statements = parse_in(dialect::Dialect::Ansi, sql).unwrap();
         assert_eq!(
             statements[0].to_string(),
-            "SELECT `$f9`, EXPR$0 FROM t AS `$cor0` WHERE `$cor0`.a = `$_x`"
+            "SELECT [$f9], EXPR$0 FROM t AS [$cor0] WHERE [$cor0].a = [$_x]"
         );
         // a positional parameter stays one, and is not standard SQL's
         assert!(parse_in(dialect::Dialect::Ansi, "SELECT $1 FROM t").is_ok());

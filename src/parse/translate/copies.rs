@@ -136,4 +136,36 @@ mod tests {
         let text = translation(two, Dialect::Snowflake);
         assert!(!text.contains("NULL"), "{text}");
     }
+
+    #[test]
+    fn nested_calls_that_write_an_argument_twice_stay_within_the_budget() {
+        use crate::parse::dialect::Dialect;
+        fn nest(depth: usize, wrap: impl Fn(&str) -> String) -> String {
+            (0..depth).fold("x".to_string(), |inner, _| wrap(&inner))
+        }
+        // each call writes its argument several times: the text multiplied at every level
+        let cases = [
+            (
+                Dialect::Mysql,
+                nest(5, |x| format!("DATE_FORMAT({x}, '%a %b %e %l %p %U')")),
+            ),
+            (
+                Dialect::Mysql,
+                nest(8, |x| format!("TIMESTAMPDIFF(MONTH, d, {x})")),
+            ),
+            (Dialect::Postgres, nest(18, |x| format!("LEFT({x}, n)"))),
+            (
+                Dialect::Bigquery,
+                nest(14, |x| format!("EXTRACT(WEEK FROM {x})")),
+            ),
+        ];
+        for (dialect, call) in cases {
+            let sql = format!("SELECT {call} FROM t");
+            let text = translation(&sql, dialect);
+            assert!(text.len() < 1 << 20, "{dialect:?}: {} bytes", text.len());
+            let tagged = crate::parse::dialect::tag(&sql, dialect);
+            let err = crate::parse::translate::sqlite_text(&tagged).unwrap_err();
+            assert!(err.to_string().contains("times its size"), "{err}");
+        }
+    }
 }

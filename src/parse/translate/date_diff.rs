@@ -36,6 +36,7 @@ use std::ops::ControlFlow;
 
 use sqlparser::ast::{BinaryOperator, Expr, Statement, VisitMut, VisitorMut};
 
+use super::copies::copy;
 use super::temporal::{
     divide, epoch_seconds, function_name, int_part, integer, kind_of, minus, number, plain_args,
     plus, strftime, times, unit_arg, whole_months, Kind, Unit,
@@ -64,8 +65,7 @@ fn seconds(from: Expr, to: Expr) -> Expr {
 fn boundaries(unit: Unit, from: Expr, to: Expr) -> Option<Expr> {
     let truncated = |format: &str, x: Expr| epoch_seconds(strftime(format, x, vec![]));
     let counted = |per: i64, unit_of: fn(Expr) -> Expr| {
-        let ordinal =
-            move |x: Expr| plus(times(int_part("%Y", x.clone()), number(per)), unit_of(x));
+        let ordinal = move |x: Expr| plus(times(int_part("%Y", copy(&x)), number(per)), unit_of(x));
         minus(ordinal(to.clone()), ordinal(from.clone()))
     };
     Some(match unit {

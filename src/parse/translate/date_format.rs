@@ -35,6 +35,7 @@
 
 use sqlparser::ast::{BinaryOperator, DataType, Expr, Statement};
 
+use super::copies::copy;
 use super::date_codes::{c_pieces, mysql_pieces, template_pieces, Case, Piece};
 use super::temporal::{
     binary, cast, concat, divide, int_part, iso_week, iso_weekday, iso_year, minus, number, plus,
@@ -109,7 +110,7 @@ fn name_at(names: &[&str], index: Expr, abbreviated: bool, case: Case, padded: b
 
 /// The SQLite expression of one piece that is not a `strftime` code, for the value `x`.
 fn piece_expr(piece: &Piece, x: &Expr) -> Option<Expr> {
-    let x = x.clone();
+    let x = copy(x);
     Some(match piece {
         Piece::Unpadded(code) => text(int_part(code, x)),
         Piece::MonthName(abbreviated, case, padded) => {
@@ -146,7 +147,7 @@ fn piece_expr(piece: &Piece, x: &Expr) -> Option<Expr> {
         Piece::Quarter => text(divide(plus(int_part("%m", x), number(2)), number(3))),
         Piece::SundayWeek => pad2(divide(
             minus(
-                plus(int_part("%j", x.clone()), number(6)),
+                plus(int_part("%j", copy(&x)), number(6)),
                 weekday_from_sunday(x),
             ),
             number(7),
@@ -173,7 +174,7 @@ pub(crate) fn printed(pieces: &[Piece], x: &Expr) -> Result<Expr, NoTranslation>
     let flush = |format: &mut String, has_code: &mut bool, parts: &mut Vec<Expr>| {
         if !format.is_empty() {
             if *has_code || parts.is_empty() {
-                parts.push(strftime(format, x.clone(), vec![]));
+                parts.push(strftime(format, copy(x), vec![]));
             } else {
                 parts.push(string(&format.replace("%%", "%")));
             }
@@ -199,7 +200,7 @@ pub(crate) fn printed(pieces: &[Piece], x: &Expr) -> Result<Expr, NoTranslation>
     Ok(parts
         .into_iter()
         .reduce(concat)
-        .unwrap_or_else(|| strftime("", x.clone(), vec![])))
+        .unwrap_or_else(|| strftime("", copy(x), vec![])))
 }
 
 /// `x` formatted with the literal `format` read by `read`, or the untranslated call.

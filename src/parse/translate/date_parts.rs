@@ -39,6 +39,7 @@ use sqlparser::ast::{
     BinaryOperator, DataType, DateTimeField, Expr, Statement, VisitMut, VisitorMut,
 };
 
+use super::copies::copy;
 use super::temporal::{
     cast, divide, epoch_seconds, epoch_with_fraction, function_name, int_part, integer,
     integer_value, iso_week, iso_weekday, iso_year, minus, modulo, number, plain_args, plus,
@@ -60,7 +61,7 @@ fn fractional_seconds(x: Expr) -> Expr {
 fn sunday_weeks(x: Expr) -> Expr {
     divide(
         minus(
-            plus(int_part("%j", x.clone()), number(6)),
+            plus(int_part("%j", copy(&x)), number(6)),
             weekday_from_sunday(x),
         ),
         number(7),

@@ -175,7 +175,7 @@ fn translate_within_budget(statements: Vec<Statement>, dialect: Dialect) -> (Vec
     })
 }
 
-/// Statements printed as one text, as SQLite reads them (names in backquotes:
+/// Statements printed as one text, as SQLite reads them (quoted names in double quotes:
 /// [`quoting::requote_names`]).
 pub fn print(statements: &[Statement]) -> String {
     let text = statements
@@ -238,8 +238,21 @@ fn translated(dialect: Dialect, body: &str) -> Result<String> {
             TRANSLATION_GROWTH
         )));
     }
+    if super::parenthesis_depth(&text) > TRANSLATION_DEPTH {
+        return Err(crate::error::Error::Limit(format!(
+            "the {} query's SQLite translation nests parentheses over {TRANSLATION_DEPTH} deep",
+            dialect.name()
+        )));
+    }
     Ok(text)
 }
+
+/// Deepest parenthesis nesting a translation may print. The rules parenthesize the operands
+/// they rewrite (`a <=> 1 XOR ...` nests once per operator), and past about 40 levels sqlparser's
+/// SQLite reader stops at its recursion limit inside a parenthesis and reports a syntax error
+/// instead, so a deeper translation is refused as over a limit, as the SQLite path refuses a
+/// query nested past [`super::RECURSION_LIMIT`].
+const TRANSLATION_DEPTH: usize = super::RECURSION_LIMIT - 12;
 
 /// `work` on a thread of its own with [`TRANSLATION_STACK_BYTES`] of stack (reserved, not
 /// committed); a panic in it is an error, never the host's.
@@ -349,6 +362,25 @@ mod tests {
         assert!(
             outcome.is_ok(),
             "the translation overflowed the caller's stack"
+        );
+    }
+
+    #[test]
+    fn a_translation_nested_past_the_readers_limit_is_over_a_limit() {
+        let query =
+            |n: usize| format!("SELECT a FROM t WHERE {}", vec!["a <=> 1"; n].join(" XOR "));
+        let (shallow, deep) = (query(3), query(41));
+        let ok = sqlite_text(&tag(&shallow, Dialect::Ansi))
+            .unwrap()
+            .into_owned();
+        assert!(crate::parse::parse_sql(&ok).is_ok());
+        let err = sqlite_text(&tag(&deep, Dialect::Ansi))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("nests parentheses over"), "{err}");
+        assert_eq!(
+            crate::parse::parenthesis_depth("SELECT '((', \"(\", [(], ((1))"),
+            2
         );
     }
 

@@ -1,22 +1,25 @@
-//! Rule `quoting`: every dialect's string and name quoting in SQLite's unambiguous spelling.
+//! Rule `quoting`: every dialect's string and name quoting in SQLite's spelling.
 //!
 //! ```sql
 //! -- before (mysql)
 //! SELECT "Paris", `City` FROM t WHERE name = "Anna"
-//! -- after
-//! SELECT 'Paris', `City` FROM t WHERE name = 'Anna'
+//! -- after (names in double quotes once printed: see `requote_names`)
+//! SELECT 'Paris', "City" FROM t WHERE name = 'Anna'
 //! -- before (postgres)
-//! SELECT "City", E'it''s', $$a$$ FROM t
-//! -- after (names in backquotes once printed: see `requote_names`)
-//! SELECT `City`, 'it''s', 'a' FROM t
+//! SELECT "City", E'it''s', $$a$$ FROM t WHERE airline = "UAL"
+//! -- after
+//! SELECT "City", 'it''s', 'a' FROM t WHERE airline = "UAL"
 //! ```
 //!
 //! MySQL and BigQuery read a double-quoted token as a string; the other dialects as a name. The
 //! dialect's parser has already decided which, so every string literal becomes a single-quoted
 //! SQLite string (escape, dollar-quoted, national and raw strings included), and once the
-//! statement is printed, [`requote_names`] puts every double-quoted name in backquotes, which
-//! SQLite never reads as a string (a double-quoted name that matches no column would be). A
-//! table named with its schema, database or project (`public.users`, `db.schema.t`, BigQuery's
+//! statement is printed, [`requote_names`] puts every quoted name (double-quoted, or backquoted
+//! in MySQL and BigQuery) in double quotes. So a quoted name that names no column or alias in
+//! scope is read as SQLite reads it, as a string, instead of failing the query: a deliberate
+//! leniency, because sqlglot and LLMs carry SQLite's double-quoted strings (`"UAL"` in Spider's
+//! gold) into other dialects as quoted names (docs/dialects.md). A table named with its schema,
+//! database or project (`public.users`, `db.schema.t`, BigQuery's
 //! `` `project.dataset.table` ``) keeps its last part, the table, as the normalization pass
 //! `database_qualifiers` does for `db.table`: sqlsim's schemas name tables alone.
 
@@ -92,25 +95,28 @@ impl Rule for Quoting {
     }
 }
 
-/// `sql` (printed by sqlparser, every string single-quoted) with each double-quoted name in
-/// backquotes (a backquote inside doubled); strings and everything else byte for byte.
+/// `sql` (printed by sqlparser, every string single-quoted) with each quoted name in double
+/// quotes (a double quote inside doubled), where SQLite reads one that names nothing as a string;
+/// strings and everything else byte for byte.
 ///
 /// ```
 /// use sqlsim::parse::translate::quoting::requote_names;
-/// assert_eq!(requote_names(r#"SELECT "a""b", 'x"y' FROM "T""#), r#"SELECT `a"b`, 'x"y' FROM `T`"#);
+/// assert_eq!(requote_names(r#"SELECT `a"b`, 'x`y', "c" FROM `T`"#), r#"SELECT "a""b", 'x`y', "c" FROM "T""#);
+/// assert_eq!(requote_names("SELECT `a``b`"), r#"SELECT "a`b""#);
 /// ```
 pub fn requote_names(sql: &str) -> String {
     let mut out = String::with_capacity(sql.len());
     let mut chars = sql.chars().peekable();
     while let Some(c) = chars.next() {
         match c {
-            '\'' => {
+            '\'' | '"' => {
+                // a string, or a name already in double quotes: byte for byte
                 out.push(c);
                 while let Some(s) = chars.next() {
                     out.push(s);
-                    if s == '\'' {
-                        if chars.peek() == Some(&'\'') {
-                            out.push('\'');
+                    if s == c {
+                        if chars.peek() == Some(&c) {
+                            out.push(c);
                             chars.next();
                         } else {
                             break;
@@ -118,12 +124,12 @@ pub fn requote_names(sql: &str) -> String {
                     }
                 }
             }
-            '"' => {
+            '`' => {
                 let mut name = String::new();
                 while let Some(s) = chars.next() {
-                    if s == '"' {
-                        if chars.peek() == Some(&'"') {
-                            name.push('"');
+                    if s == '`' {
+                        if chars.peek() == Some(&'`') {
+                            name.push('`');
                             chars.next();
                             continue;
                         }
@@ -131,18 +137,9 @@ pub fn requote_names(sql: &str) -> String {
                     }
                     name.push(s);
                 }
-                out.push('`');
-                out.push_str(&name.replace('`', "``"));
-                out.push('`');
-            }
-            '`' => {
-                out.push(c);
-                for s in chars.by_ref() {
-                    out.push(s);
-                    if s == '`' {
-                        break;
-                    }
-                }
+                out.push('"');
+                out.push_str(&name.replace('"', "\"\""));
+                out.push('"');
             }
             _ => out.push(c),
         }

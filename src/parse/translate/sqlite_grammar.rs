@@ -11,7 +11,7 @@
 //! -- before (mysql: `--x` is minus minus x, not a comment; `order` a name)
 //! SELECT --x, `order`.a FROM `order`
 //! -- after
-//! SELECT -(-x), `order`.a FROM `order`
+//! SELECT -(-x), "order".a FROM "order"
 //! -- before (postgres: QUALIFY, which PostgreSQL lacks and its parser accepts)
 //! SELECT a FROM t QUALIFY ROW_NUMBER() OVER (ORDER BY a) = 1
 //! -- after
@@ -26,7 +26,9 @@
 //! text SQLite cannot read. The check is a list of what SQLite reads, so a construct no rule
 //! knows yet is caught too. Two spellings are repaired: a minus sign before a negative operand
 //! is parenthesized (`- -x` prints as `--x`, a comment to SQLite), a name that is one of
-//! SQLite's reserved words (`order`, `select`, `as`) is quoted, and a number's grouping
+//! SQLite's reserved words (`order`, `select`, `as`) or that SQLite's tokenizer does not read
+//! unquoted (PostgreSQL's `emoji😀`) is quoted (in brackets, `[order]`, which
+//! SQLite never reads as a string, as it may a name the query quoted), and a number's grouping
 //! underscores (DuckDB's `1_000`) are dropped.
 
 use std::ops::ControlFlow;
@@ -35,6 +37,8 @@ use sqlparser::ast::{
     BinaryOperator, CastKind, CeilFloorKind, Expr, Function, FunctionArg, FunctionArgExpr,
     FunctionArguments, Ident, Query, Select, Statement, UnaryOperator, Value, VisitMut, VisitorMut,
 };
+
+use sqlparser::dialect::{Dialect as _, SQLiteDialect};
 
 use super::sqlite_clauses::{first_select, mark, query_lacks, select_lacks};
 use super::{untranslated, Rule};
@@ -398,6 +402,15 @@ fn lacks(e: &Expr) -> Option<(String, Vec<Expr>)> {
     }
 }
 
+/// Whether SQLite's tokenizer (sqlparser's, which reads the translation again) reads `name`
+/// unquoted as one name: another dialect's may take more (PostgreSQL's an emoji).
+fn bare_in_sqlite(name: &str) -> bool {
+    let sqlite = SQLiteDialect {};
+    let mut chars = name.chars();
+    chars.next().is_some_and(|c| sqlite.is_identifier_start(c))
+        && chars.all(|c| sqlite.is_identifier_part(c))
+}
+
 struct Rewrite(Dialect);
 
 impl Rewrite {
@@ -410,8 +423,13 @@ impl VisitorMut for Rewrite {
     type Break = ();
 
     fn post_visit_ident(&mut self, id: &mut Ident) -> ControlFlow<()> {
-        if id.quote_style.is_none() && RESERVED.contains(&id.value.to_ascii_uppercase().as_str()) {
-            id.quote_style = Some('"');
+        let reserved = RESERVED.contains(&id.value.to_ascii_uppercase().as_str());
+        if id.quote_style.is_none()
+            && (reserved || !bare_in_sqlite(&id.value))
+            && !id.value.contains(']')
+        {
+            // in brackets, which SQLite never reads as a string: the name was not quoted
+            id.quote_style = Some('[');
         }
         ControlFlow::Continue(())
     }
@@ -509,7 +527,7 @@ mod tests {
         );
         assert_eq!(
             sqlite("SELECT order.id FROM order", Dialect::Postgres),
-            "SELECT `order`.id FROM `order`"
+            "SELECT [order].id FROM [order]"
         );
         assert_eq!(
             sqlite("SELECT a FROM t WHERE a SIMILAR TO 'x'", Dialect::Duckdb),

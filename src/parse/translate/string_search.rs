@@ -27,6 +27,7 @@ use std::ops::ControlFlow;
 use sqlparser::ast::{BinaryOperator, Expr, Statement, VisitMut, VisitorMut};
 
 use super::calls::{additive, binary, int, int_literal, name, plain_args, take};
+use super::copies::copy;
 use super::{call, untranslated, Rule};
 use crate::parse::dialect::Dialect;
 
@@ -44,13 +45,13 @@ fn instr_from(haystack: Expr, needle: Expr, start: Expr) -> Option<Expr> {
     }
     let rest = Expr::Substring {
         expr: Box::new(haystack),
-        substring_from: Some(Box::new(start.clone())),
+        substring_from: Some(Box::new(copy(&start))),
         substring_for: None,
         special: true,
         shorthand: false,
     };
     let found = instr(rest, needle);
-    let missing = binary(found.clone(), BinaryOperator::Eq, int(0));
+    let missing = binary(copy(&found), BinaryOperator::Eq, int(0));
     let shifted = additive(
         additive(found, BinaryOperator::Plus, start),
         BinaryOperator::Minus,

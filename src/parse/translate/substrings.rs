@@ -39,6 +39,7 @@ use std::ops::ControlFlow;
 use sqlparser::ast::{BinaryOperator, Expr, Statement, VisitMut, VisitorMut};
 
 use super::calls::{additive, binary, case, int, int_literal, name, plain_args, take, text};
+use super::copies::copy;
 use super::{call, untranslated, Rule};
 use crate::parse::dialect::Dialect;
 
@@ -60,7 +61,7 @@ fn substring(x: Expr, start: Expr, length: Option<Expr>) -> Expr {
 }
 
 fn length_of(x: &Expr) -> Expr {
-    call("LENGTH", vec![x.clone()])
+    call("LENGTH", vec![copy(x)])
 }
 
 /// `MAX(e, floor)` (SQLite's scalar MAX: NULL when `e` is).
@@ -94,9 +95,9 @@ fn translate(x: Expr, start: Expr, length: Option<Expr>, dialect: Dialect) -> Op
             }),
             (None, None) => Some(substring(x, at_least(start, 1), None)),
             (None, Some(len)) => {
-                let first = at_least(start.clone(), 1);
+                let first = at_least(copy(&start), 1);
                 let end = at_least(plus(start, len), 1);
-                Some(substring(x, first.clone(), Some(minus(end, first))))
+                Some(substring(x, copy(&first), Some(minus(end, first))))
             }
         },
         Dialect::Mysql => {
@@ -131,7 +132,7 @@ fn translate(x: Expr, start: Expr, length: Option<Expr>, dialect: Dialect) -> Op
                     None => substring(x, int(s), None),
                     Some(len) => {
                         let short = binary(length_of(&x), BinaryOperator::Lt, int(-s));
-                        let from_first = substring(x.clone(), int(1), Some(len.clone()));
+                        let from_first = substring(copy(&x), int(1), Some(copy(&len)));
                         case(
                             vec![(short, from_first)],
                             Some(substring(x, int(s), Some(len))),
@@ -158,8 +159,8 @@ fn left(x: Expr, n: Expr, dialect: Dialect) -> Option<Expr> {
         Some(_) if dialect == Dialect::Mysql => substring(x, int(1), Some(int(0))),
         Some(_) => return None,
         None if keeps_all_but => {
-            let negative = binary(n.clone(), BinaryOperator::Lt, int(0));
-            let length = call("IIF", vec![negative, plus(length_of(&x), n.clone()), n]);
+            let negative = binary(copy(&n), BinaryOperator::Lt, int(0));
+            let length = call("IIF", vec![negative, plus(length_of(&x), copy(&n)), n]);
             substring(x, int(1), Some(length))
         }
         None => substring(x, int(1), Some(at_least(n, 0))),
@@ -177,10 +178,10 @@ fn right(x: Expr, n: Expr, dialect: Dialect) -> Option<Expr> {
         Some(_) if dialect == Dialect::Mysql => substring(x, int(1), Some(int(0))),
         Some(_) => return None,
         None if keeps_all_but => {
-            let negative = binary(n.clone(), BinaryOperator::Lt, int(0));
+            let negative = binary(copy(&n), BinaryOperator::Lt, int(0));
             let start = call(
                 "IIF",
-                vec![negative, minus(int(1), n.clone()), from_end(&x, n)],
+                vec![negative, minus(int(1), copy(&n)), from_end(&x, n)],
             );
             substring(x, start, None)
         }

@@ -304,7 +304,7 @@ pub(crate) fn iso_weekday(x: Expr) -> Expr {
 fn iso_thursday(x: Expr) -> Expr {
     let back = concat(
         string("-"),
-        modulo(plus(int_part("%w", x.clone()), number(6)), number(7)),
+        modulo(plus(int_part("%w", copy(&x)), number(6)), number(7)),
     );
     let back = concat(back, string(" days"));
     call("date", vec![x, back, string("+3 days")])
@@ -332,8 +332,8 @@ pub(crate) fn epoch_seconds(x: Expr) -> Expr {
 pub(crate) fn epoch_with_fraction(x: Expr) -> Expr {
     minus(
         plus(
-            epoch_seconds(x.clone()),
-            cast(strftime("%f", x.clone(), vec![]), DataType::Real),
+            epoch_seconds(copy(&x)),
+            cast(strftime("%f", copy(&x), vec![]), DataType::Real),
         ),
         int_part("%S", x),
     )
@@ -345,19 +345,19 @@ pub(crate) fn epoch_with_fraction(x: Expr) -> Expr {
 pub(crate) fn whole_months(from: Expr, to: Expr) -> Expr {
     let months = |x: Expr| {
         plus(
-            times(int_part("%Y", x.clone()), number(12)),
+            times(int_part("%Y", copy(&x)), number(12)),
             int_part("%m", x),
         )
     };
-    let count = minus(months(to.clone()), months(from.clone()));
+    let count = minus(months(copy(&to)), months(copy(&from)));
     let rest = |x: Expr| strftime("%d %H:%M:%f", x, vec![]);
     let shorter = binary(
-        binary(count.clone(), BinaryOperator::Gt, number(0)),
+        binary(copy(&count), BinaryOperator::Gt, number(0)),
         BinaryOperator::And,
-        binary(rest(to.clone()), BinaryOperator::Lt, rest(from.clone())),
+        binary(rest(copy(&to)), BinaryOperator::Lt, rest(copy(&from))),
     );
     let longer = binary(
-        binary(count.clone(), BinaryOperator::Lt, number(0)),
+        binary(copy(&count), BinaryOperator::Lt, number(0)),
         BinaryOperator::And,
         binary(rest(to), BinaryOperator::Gt, rest(from)),
     );
