@@ -334,11 +334,14 @@ compare-builds: all venv
 	$(PY) scripts/check/compare_builds.py --base $(BASE) --new $(DIST) --sets $(COMPARE_SETS) --data $(DATA)
 
 # --- measurements (read ../shared/data) ----------------------------------------------------------
-## ast_ted, relpm and Spider match throughput beside the reference Python stacks
+# Then sql_similarity at its default on Spider-DK, plain and 8 predictions per gold (DuckDB, 2
+# threads, a fresh process each), with each stage's share of the time (SQLSIM_PROFILE=1).
+## ast_ted, relpm, Spider match throughput beside the references; sql_similarity with its stages
 bench: all bench-venv
 	$(PY) scripts/bench/bench.py --data $(DATA)
 	$(PY) scripts/bench/bench.py --data $(DATA) --metric relpm --no-reference
 	$(PY) scripts/bench/bench_spider.py --data $(DATA)
+	$(PY) scripts/bench/bench_similarity.py --data $(DATA) --metrics sql_similarity --profile
 
 # Pairs/s of sql_similarity, sql_equivalent and the GMN scores in DuckDB (2 threads), plain and 8
 # predictions per gold, with the order and single-row determinism checks; then 1 vs 2 Ray workers.

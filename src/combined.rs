@@ -241,7 +241,10 @@ fn scores(
         if !chosen.has(name) {
             continue;
         }
-        match gmn_score(gold, pred, schema, model) {
+        let timer = crate::profile::time(crate::profile::Stage::Gmn);
+        let score = gmn_score(gold, pred, schema, model);
+        drop(timer);
+        match score {
             Ok(score) => components.push(Component { name, score }),
             Err(e) if chosen.named() => {
                 return Err(Error::Unavailable(format!("component {name}: {e}")))
@@ -278,6 +281,7 @@ pub fn sql_similarity(
     schema: Option<&str>,
     options: &SimilarityOptions,
 ) -> Result<Similarity> {
+    let _timer = crate::profile::time(crate::profile::Stage::Calls);
     let Structural {
         components,
         missing,

@@ -21,6 +21,7 @@ pub(crate) mod options;
 pub mod parse;
 pub(crate) mod parseval;
 pub mod plan;
+pub(crate) mod profile;
 pub mod query_tree;
 pub mod registry;
 pub mod schema;

@@ -5,7 +5,7 @@ the determinism checks that the caches behind them must pass.
 Usage (with the project venv, after `make`):
 
     .venv/bin/python scripts/bench/bench_similarity.py [--metrics sql_similarity,...] [--workloads plain,grouped]
-        [--threads 2] [--check] [--json OUT] [--options JSON]
+        [--threads 2] [--check] [--profile] [--json OUT] [--options JSON]
 
 Workloads over Spider-DK (../shared/data/spiderdk_pair_dev.nooverlap.jsonl), each pair with its
 schema as scripts/eval/eval.py passes it (scripts/common.py):
@@ -26,6 +26,13 @@ with `--threads` threads (default 2), and times `SELECT metric(gold, pred, schem
 every row fetched. Printed: rows, seconds, pairs/s, the CPU seconds of the worker process (all its
 threads: less sensitive to other load on the machine than the wall clock) and pairs per CPU-second,
 and the process's peak RSS. `SQLSIM_DIST` picks the build to measure (default dist/).
+
+`--profile` runs the timed workers with `SQLSIM_PROFILE=1` and prints, under each row, where the
+calls' time went: each stage's share of the time inside the calls, summed over threads
+(`sqlsim_debug()`'s `stages`: the search for databases without its solver checks, the Z3 checks,
+loading databases and running the queries on them, making variants and random databases, the GMN
+scores, and the rest: parsing, planning, the other scores, the glue). The timers cost well under
+1% of the time; the determinism checks' workers run without them.
 
 `--check` also verifies determinism for each metric on each workload: the scores of the rows in a
 shuffled order (fixed seed) in another fresh process equal those in file order, exactly; and a
@@ -147,23 +154,40 @@ def worker(metric, workload, threads, order, only, options):
     scores = [None] * len(pairs)
     for i, s in got:
         scores[i] = s
-    caches = con.execute("SELECT sqlsim_debug()").fetchone()[0]
+    debug = json.loads(con.execute("SELECT sqlsim_debug()").fetchone()[0])
     print(json.dumps({"scores": scores, "seconds": seconds, "cpu_s": cpu_s, "rows": len(index), "rss_mb_before": rss_before,
                       "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
-                      "caches": json.loads(caches).get("caches")}))
+                      "caches": debug.get("caches"), "stages": debug.get("stages")}))
 
 
-def run_worker(metric, workload, threads, order="file", only=None, options=None):
+def run_worker(metric, workload, threads, order="file", only=None, options=None, profile=False):
     cmd = [sys.executable, str(Path(__file__).resolve()), "--data", str(DATA), "--worker", metric, workload,
            "--threads", str(threads), "--order", order]
     if options:
         cmd += ["--options", options]
     if only is not None:
         cmd += ["--only", str(only)]
-    done = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, "SQLSIM_DIST": str(DIST)})
+    env = {**os.environ, "SQLSIM_DIST": str(DIST)}
+    env.pop("SQLSIM_PROFILE", None)
+    if profile:
+        env["SQLSIM_PROFILE"] = "1"
+    done = subprocess.run(cmd, capture_output=True, text=True, env=env)
     if done.returncode != 0:
         die(f"{metric} on {workload} failed:\n{done.stderr.strip()}")
     return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+STAGES = (("generation", "generation"), ("solving", "solving"), ("queries", "running queries"),
+          ("databases", "variant/random dbs"), ("gmn", "GMN"))
+
+
+def stage_shares(stages):
+    """[(label, share of the calls' time)] of a worker's `stages`, the rest last as "other"."""
+    total = stages.get("calls", {}).get("seconds", 0.0)
+    if not total:
+        return []
+    shares = [(label, stages.get(key, {}).get("seconds", 0.0) / total) for key, label in STAGES]
+    return shares + [("other", max(0.0, 1.0 - sum(s for _, s in shares)))]
 
 
 def same(a, b, tolerance):
@@ -179,6 +203,7 @@ def main():
     parser.add_argument("--workloads", default="plain,grouped")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--check", action="store_true", help="verify order and single-row determinism")
+    parser.add_argument("--profile", action="store_true", help="print each stage's share of the time")
     parser.add_argument("--single", type=int, default=24, help="rows scored alone by --check")
     parser.add_argument("--json", help="also write the results as JSON to this file")
     parser.add_argument("--options", help="options JSON for sql_similarity and sql_equivalent")
@@ -198,7 +223,7 @@ def main():
           f"{'pairs/CPU-s':>11} {'peak MB':>8}  check")
     for workload in args.workloads.split(","):
         for metric in args.metrics.split(","):
-            r = run_worker(metric, workload, args.threads, options=args.options)
+            r = run_worker(metric, workload, args.threads, options=args.options, profile=args.profile)
             check = ""
             if args.check:
                 tol = TOLERANCE.get(metric, 0.0)
@@ -214,10 +239,13 @@ def main():
             rate = r["rows"] / r["seconds"]
             print(f"{metric:<22} {workload:<8} {r['rows']:>5} {r['seconds']:>8.2f} {rate:>8.1f} {r['cpu_s']:>8.2f} "
                   f"{r['rows'] / max(r['cpu_s'], 1e-9):>11.1f} {r['rss_mb']:>8.0f}  {check}", flush=True)
+            shares = stage_shares(r.get("stages") or {})
+            if shares:
+                print("    stages: " + ", ".join(f"{label} {100 * s:.1f}%" for label, s in shares), flush=True)
             results.append({"metric": metric, "workload": workload, "rows": r["rows"], "seconds": r["seconds"],
                             "pairs_per_s": rate, "cpu_s": r["cpu_s"], "peak_rss_mb": r["rss_mb"], "threads": args.threads,
                             "options": args.options if metric in WITH_OPTIONS else None,
-                            "caches": r["caches"], "check": check or None})
+                            "caches": r["caches"], "stages": r.get("stages"), "check": check or None})
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=2))
     for f in failures:

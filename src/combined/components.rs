@@ -11,7 +11,7 @@ use serde_json::Value as Json;
 
 use crate::error::Result;
 use crate::options::OptionsArg;
-use crate::parseval::options::{named_benchmark, Semantics};
+use crate::parseval::options::{named_benchmark, Databases, Semantics};
 use crate::parseval::Options;
 
 /// Every structural component, in the order of `sql_similarity_components`' JSON.
@@ -36,6 +36,20 @@ const AGREEMENT_KEY: &str = "agreement";
 /// AUC 0.9900 against 0.9877, higher in 100 of 100 bootstrap resamples); AST-TE and RelPM are the
 /// weakest scores on every public and held-out set (docs/similarity.md).
 pub const DEFAULT: [&str; 2] = ["gmn_similarity", "hybrid_gmn_similarity"];
+
+/// `sql_similarity`'s solver budget where its options set no `work` (and neither `databases:
+/// gold`, whose single suite per gold keeps the verdict functions' budget, nor `agreement`, whose
+/// share is measured on the gold's suite at that budget): 1 million Z3 resource units
+/// (`sql_equivalent`'s default is 10 million). The verdicts it changes are those of pairs whose
+/// searches run to the end of their budget; with one round, Spider-DK's CPU time falls from 76
+/// to 32 s (DuckDB, 2 threads), 4 of its 1,674 scores change and the ROC AUC stays (0.9879),
+/// and on the BIRD NL2SQL-Bugs pairs it is 0.8807 (docs/SCALE.md).
+pub const DEFAULT_WORK: u64 = 1_000_000;
+
+/// `sql_similarity`'s rounds of generation where its options set none: one (`sql_equivalent`
+/// runs two where nothing ordinary was found; the second round cost 14% of the CPU time on
+/// Spider-DK for -0.0002 AUC at the larger budget, docs/SCALE.md).
+pub const DEFAULT_ROUNDS: u32 = 1;
 
 /// The components of the default where neither GMN model is installed.
 pub const FALLBACK: [&str; 2] = ["ast_ted", "relpm"];
@@ -147,7 +161,7 @@ pub fn parse(
 ) -> Result<SimilarityOptions> {
     let arg = OptionsArg { function };
     let map = arg.object(text)?.unwrap_or_default();
-    let verdict = Options::from_object(
+    let mut verdict = Options::from_object(
         function,
         &map,
         semantics,
@@ -172,6 +186,17 @@ pub fn parse(
         })?,
         None => named_benchmark(arg, &map)?.is_some_and(|b| b.ranks_by_agreement()),
     };
+    // the scale setting (`databases: gold`) keeps the verdict functions' budget and rounds, and
+    // so does `agreement`: its share is measured on the gold's suite, which a smaller budget
+    // makes smaller (BIRD NL2SQL-Bugs under the bird preset: 87 of 874 scores moved)
+    if verdict.databases == Databases::Both && !agreement {
+        if !map.contains_key("work") {
+            verdict.work = DEFAULT_WORK;
+        }
+        if verdict.rounds.is_none() {
+            verdict.rounds = Some(DEFAULT_ROUNDS);
+        }
+    }
     Ok(SimilarityOptions {
         verdict,
         components,
@@ -203,6 +228,46 @@ mod tests {
         assert!(!o.components.has("gmn_similarity") && o.components.named());
         assert_eq!(o.components.fallback(), None);
         assert_eq!(o.verdict.databases.name(), "gold");
+    }
+
+    #[test]
+    fn the_verdict_has_its_own_budget_and_rounds_unless_the_options_set_them() {
+        let o = parse("sql_similarity", None, Semantics::TestSuite).unwrap();
+        assert_eq!((o.verdict.work, o.verdict.rounds()), (DEFAULT_WORK, 1));
+        let o = parse(
+            "sql_similarity",
+            Some(r#"{"work": 7000000, "rounds": 2}"#),
+            Semantics::TestSuite,
+        )
+        .unwrap();
+        assert_eq!((o.verdict.work, o.verdict.rounds()), (7_000_000, 2));
+        // the scale setting, and sql_equivalent, keep ParSEval's defaults
+        let o = parse(
+            "sql_similarity",
+            Some(r#"{"databases": "gold"}"#),
+            Semantics::TestSuite,
+        )
+        .unwrap();
+        let defaults = Options::default();
+        assert_eq!(o.verdict.work, defaults.work);
+        assert_eq!(o.verdict.rounds, defaults.rounds);
+        // as does `agreement`, also where the bird preset turns it on
+        for text in [r#"{"agreement": true}"#, r#"{"benchmark": "bird"}"#] {
+            let o = parse("sql_similarity", Some(text), Semantics::TestSuite).unwrap();
+            assert!(o.agreement, "{text}");
+            assert_eq!((o.verdict.work, o.verdict.rounds), (defaults.work, None));
+        }
+        let o = parse(
+            "sql_similarity",
+            Some(r#"{"benchmark": "bird", "agreement": false}"#),
+            Semantics::TestSuite,
+        )
+        .unwrap();
+        assert_eq!((o.verdict.work, o.verdict.rounds()), (DEFAULT_WORK, 1));
+        assert_eq!(
+            Options::parse("sql_equivalent", None).unwrap().work,
+            defaults.work
+        );
     }
 
     #[test]

@@ -7,6 +7,7 @@
 
 use std::time::Duration;
 
+use rusqlite::config::DbConfig;
 use rusqlite::types::Value;
 use rusqlite::Connection;
 
@@ -15,7 +16,7 @@ use super::leniency::{Leniencies, Leniency, RowRule};
 use super::options::Semantics;
 use super::reuse::{self, Loaded};
 use super::same_result::{same_result, RowOrder};
-use super::{run, ExecOptions, RunError};
+use super::{run_cached, ExecOptions, RunError};
 use crate::schema::{Affinity, Schema};
 
 /// Rows of one table of a generated database.
@@ -169,6 +170,7 @@ fn sqlite_type_name(declared: &str) -> String {
 /// that breaks a key, for example). The connection is read-only and, once dropped, reused for the
 /// next database of the same schema on this thread ([`super::reuse`]).
 pub fn open_database(schema: &Schema, db: &Database) -> Result<Loaded, LoadError> {
+    let _timer = crate::profile::time(crate::profile::Stage::Queries);
     let sqlite = |e: rusqlite::Error| LoadError::Sqlite(super::engine::message(&e));
     let create = || {
         let conn = Connection::open_in_memory().map_err(sqlite)?;
@@ -222,14 +224,16 @@ pub enum Outcome {
     Bound(String),
 }
 
-/// Runs `sql` on `conn` under `opts`; `reverse` sets `PRAGMA reverse_unordered_selects`, which
-/// changes the order of rows SQLite is free to order (ties of ORDER BY, unordered scans).
+/// Runs `sql` on `conn` under `opts`; `reverse` sets the flag of `PRAGMA
+/// reverse_unordered_selects`, which changes the order of rows SQLite is free to order (ties of
+/// ORDER BY, unordered scans). The statement comes from the connection's cache
+/// ([`super::run_cached`]); the flag is set through `sqlite3_db_config`, which (unlike the pragma)
+/// expires the connection's statements only when it changes.
 pub fn run_query(conn: &Connection, sql: &str, opts: &ExecOptions, reverse: bool) -> Outcome {
-    let pragma = format!("PRAGMA reverse_unordered_selects = {}", reverse as u8);
-    if let Err(e) = conn.execute_batch(&pragma) {
+    if let Err(e) = conn.set_db_config(DbConfig::SQLITE_DBCONFIG_REVERSE_SCANORDER, reverse) {
         return Outcome::Error(e.to_string());
     }
-    match run(conn, sql, opts) {
+    match run_cached(conn, sql, opts) {
         Ok(rows) => Outcome::Rows(rows),
         Err(RunError::Sql(m)) => Outcome::Error(m),
         Err(RunError::Timeout(m) | RunError::Steps(m) | RunError::RowLimit(m)) => Outcome::Bound(m),
@@ -276,6 +280,7 @@ pub fn compare_lenient(
     (order, semantics): (&RowOrder, Semantics),
     leniency: &Leniencies,
 ) -> Comparison {
+    let _timer = crate::profile::time(crate::profile::Stage::Queries);
     let rows = match (semantics, order) {
         (Semantics::Bird, _) => RowRule::Set,
         (_, RowOrder::Bag) => RowRule::Bag,

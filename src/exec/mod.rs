@@ -106,20 +106,44 @@ pub(crate) enum TextMode {
 /// SQLite virtual-machine steps between two calls of the progress handler.
 pub const STEP_UNIT: u64 = 10_000;
 
-pub(crate) fn run(
+/// Runs `sql` on `conn` under `opts` (TEXT read as [`TextMode::DropInvalid`]) through the
+/// connection's prepared-statement cache, for statements run again on one connection (the gold
+/// and the prediction on every generated database of a schema, [`reuse`]): a cached statement is
+/// reused until SQLite expires it, and one that would write is refused as on a read-only file.
+pub(crate) fn run_cached(
     conn: &Connection,
     sql: &str,
     opts: &ExecOptions,
 ) -> std::result::Result<Vec<Row>, RunError> {
-    run_with(conn, sql, opts, TextMode::DropInvalid)
+    run_prepared(conn, sql, opts, TextMode::DropInvalid, Prepare::Cached)
 }
 
-/// [`run`] with the TEXT decoding of `text`.
+/// How [`run_prepared`] gets its statement.
+#[derive(Clone, Copy, PartialEq)]
+enum Prepare {
+    /// Prepared for this run and finalized after it.
+    Fresh,
+    /// From the connection's statement cache, and given back to it ([`run_cached`]).
+    Cached,
+}
+
+/// Runs `sql` on `conn` under `opts`, its statement prepared for this run alone, TEXT decoded as
+/// `text`.
 pub(crate) fn run_with(
     conn: &Connection,
     sql: &str,
     opts: &ExecOptions,
     text: TextMode,
+) -> std::result::Result<Vec<Row>, RunError> {
+    run_prepared(conn, sql, opts, text, Prepare::Fresh)
+}
+
+fn run_prepared(
+    conn: &Connection,
+    sql: &str,
+    opts: &ExecOptions,
+    text: TextMode,
+    prepare: Prepare,
 ) -> std::result::Result<Vec<Row>, RunError> {
     let deadline = Instant::now() + opts.timeout;
     let steps = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
@@ -135,9 +159,29 @@ pub(crate) fn run_with(
     let over_steps =
         || max_units.is_some_and(|m| steps.load(std::sync::atomic::Ordering::Relaxed) > m);
     let out = (|| {
-        let mut stmt = conn
-            .prepare(sql)
-            .map_err(|e| RunError::Sql(engine::message(&e)))?;
+        let sql_error = |e: rusqlite::Error| RunError::Sql(engine::message(&e));
+        let (mut fresh, mut cached);
+        let stmt: &mut rusqlite::Statement<'_> = match prepare {
+            Prepare::Fresh => {
+                fresh = conn.prepare(sql).map_err(sql_error)?;
+                &mut fresh
+            }
+            Prepare::Cached => {
+                // a write is refused by a read-only connection's authorizer (reuse.rs) or, cached
+                // from before the connection was loaded, here; either way as on a read-only file
+                let read_only = || RunError::Sql("attempt to write a readonly database".into());
+                cached = conn
+                    .prepare_cached(sql)
+                    .map_err(|e| match e.sqlite_error_code() {
+                        Some(rusqlite::ErrorCode::AuthorizationForStatementDenied) => read_only(),
+                        _ => sql_error(e),
+                    })?;
+                if !cached.readonly() {
+                    return Err(read_only());
+                }
+                &mut cached
+            }
+        };
         let n = stmt.column_count();
         let mut rows = stmt
             .query([])

@@ -3,7 +3,7 @@
 //!
 //! Whatever the file holds (views or triggers that try to write, schema objects calling functions,
 //! a query that ATTACHes another file), a connection from [`open_database`] cannot change a file,
-//! reach another one or load code; [`super::run`] bounds its time with a progress handler.
+//! reach another one or load code; [`super::run_with`] bounds its time with a progress handler.
 
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};

@@ -9,13 +9,20 @@
 //!
 //! What a query sees is the same as on a fresh connection: the same tables and rows inserted in
 //! the same order (so the same rowids: no table is AUTOINCREMENT), `reverse_unordered_selects`
-//! off, and nothing else changed, since a loaded connection is `query_only` until it is given
-//! back (a prediction that writes fails as it would on a read-only file). Connections stay on
-//! the thread that made them (a few per thread, the oldest dropped first).
+//! off, and nothing else changed, since a loaded connection is read-only until it is given back:
+//! its authorizer refuses to prepare any statement but reads (a prediction that writes fails as
+//! it would on a read-only file). Neither loading nor that switch expires the connection's
+//! prepared statements (`PRAGMA query_only` would expire them all), so the loader's `INSERT`s and
+//! the queries run on every database ([`super::run_cached`]) are prepared once per connection.
+//! Connections stay on the thread that made them (a few per thread, the oldest dropped first).
 
 use std::cell::RefCell;
 use std::ops::Deref;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
+use rusqlite::config::DbConfig;
+use rusqlite::hooks::{AuthAction, AuthContext, Authorization};
 use rusqlite::Connection;
 
 use crate::schema::Schema;
@@ -31,6 +38,8 @@ struct Idle {
     conn: Connection,
     /// Tables holding rows (quoted names).
     filled: Vec<String>,
+    /// False while the connection is loaded: its authorizer then allows reads alone.
+    writable: Arc<AtomicBool>,
 }
 
 thread_local! {
@@ -69,11 +78,12 @@ impl Drop for Loaded {
     }
 }
 
-/// Makes an idle connection writable and empty again: its filled tables emptied, the pragmas a
-/// load or a query set back to SQLite's defaults.
+/// Makes an idle connection writable and empty again: its filled tables emptied, the flag a
+/// query set (`reverse_unordered_selects`) back to SQLite's default.
 fn reset(idle: &mut Idle) -> rusqlite::Result<()> {
+    idle.writable.store(true, Ordering::Relaxed);
     idle.conn
-        .execute_batch("PRAGMA query_only = 0; PRAGMA reverse_unordered_selects = 0")?;
+        .set_db_config(DbConfig::SQLITE_DBCONFIG_REVERSE_SCANORDER, false)?;
     for table in idle.filled.drain(..) {
         idle.conn
             .prepare_cached(&format!("DELETE FROM {table}"))?
@@ -104,13 +114,39 @@ pub fn take<E>(
     }
     let conn = create()?;
     conn.set_prepared_statement_cache_capacity(STATEMENTS_PER_CONNECTION);
+    let writable = Arc::new(AtomicBool::new(true));
+    let flag = writable.clone();
+    conn.authorizer(Some(move |ctx: AuthContext<'_>| {
+        if flag.load(Ordering::Relaxed) || reads(&ctx.action) {
+            Authorization::Allow
+        } else {
+            Authorization::Deny
+        }
+    }));
     Ok(Empty {
         idle: Idle {
             schema: schema.clone(),
             conn,
             filled: Vec::new(),
+            writable,
         },
     })
+}
+
+/// What a loaded (read-only) connection may prepare: queries, the functions they call, and
+/// pragmas that read a setting.
+fn reads(action: &AuthAction<'_>) -> bool {
+    matches!(
+        action,
+        AuthAction::Select
+            | AuthAction::Read { .. }
+            | AuthAction::Function { .. }
+            | AuthAction::Recursive
+            | AuthAction::Pragma {
+                pragma_value: None,
+                ..
+            }
+    )
 }
 
 /// A connection with the schema's tables and no rows, being loaded.
@@ -131,7 +167,7 @@ impl Empty {
 
     /// The loaded database, read-only from now until it is given back.
     pub fn loaded(self) -> rusqlite::Result<Loaded> {
-        self.idle.conn.execute_batch("PRAGMA query_only = 1")?;
+        self.idle.writable.store(false, Ordering::Relaxed);
         Ok(Loaded {
             idle: Some(self.idle),
         })
@@ -140,9 +176,13 @@ impl Empty {
 
 #[cfg(test)]
 mod tests {
-    use crate::exec::instance::{open_database, Database, TableRows};
+    use crate::exec::instance::{
+        instance_bounds, open_database, run_query, Database, Outcome, TableRows,
+    };
     use crate::schema::Schema;
+    use rusqlite::config::DbConfig;
     use rusqlite::types::Value;
+    use rusqlite::StatementStatus;
 
     fn schema() -> Schema {
         Schema::from_argument(
@@ -201,7 +241,7 @@ mod tests {
         };
         {
             let conn = open_database(&s, &first).unwrap();
-            conn.execute_batch("PRAGMA reverse_unordered_selects = 1")
+            conn.set_db_config(DbConfig::SQLITE_DBCONFIG_REVERSE_SCANORDER, true)
                 .unwrap();
             assert_eq!(rows(&conn, "SELECT a FROM t").len(), 3);
         }
@@ -231,9 +271,23 @@ mod tests {
             "DELETE FROM t",
             "INSERT INTO u VALUES (1, 'x')",
             "CREATE TEMP TABLE z(a)",
+            "PRAGMA reverse_unordered_selects = 1",
+            "ATTACH ':memory:' AS other",
         ] {
             let e = a.execute_batch(write).unwrap_err().to_string();
-            assert!(e.contains("readonly"), "{write}: {e}");
+            assert!(e.contains("not authorized"), "{write}: {e}");
+        }
+        // a query run on the loaded database that writes fails as on a read-only file, the
+        // loader's own cached INSERT too
+        let insert = "INSERT INTO \"t\" VALUES (?, ?)";
+        assert!(a.prepare_cached(insert).is_ok_and(|s| !s.readonly()));
+        for write in [insert, "DELETE FROM t"] {
+            let refused = run_query(&a, write, &instance_bounds(), false);
+            let message = "attempt to write a readonly database";
+            assert!(
+                matches!(&refused, Outcome::Error(e) if e == message),
+                "{refused:?}"
+            );
         }
         assert_eq!(rows(&a, "SELECT a FROM t"), ["Integer(1)"]);
         assert_eq!(rows(&b, "SELECT a FROM t"), ["Integer(2)", "Integer(3)"]);
@@ -241,5 +295,43 @@ mod tests {
         let c = open_database(&s, &db(&[], &[(1, "x")])).unwrap();
         assert!(rows(&c, "SELECT a FROM t").is_empty());
         assert_eq!(rows(&c, "SELECT x FROM u"), ["Integer(1)"]);
+    }
+
+    #[test]
+    fn loading_another_database_keeps_the_prepared_queries() {
+        let s = schema();
+        let query = "SELECT a FROM t";
+        let reprepared = |conn: &rusqlite::Connection| {
+            let mut stmt = conn.prepare_cached(query).unwrap();
+            let n = stmt.query_map([], |_| Ok(())).unwrap().count();
+            (n, stmt.get_status(StatementStatus::RePrepare))
+        };
+        {
+            let conn = open_database(&s, &db(&[(1, "p")], &[])).unwrap();
+            assert_eq!(reprepared(&conn), (1, 0));
+        }
+        // the same connection, emptied and loaded again: the cached query runs as prepared
+        let conn = open_database(&s, &db(&[(2, "q"), (3, "r")], &[])).unwrap();
+        assert_eq!(reprepared(&conn), (2, 0));
+    }
+
+    #[test]
+    fn a_cached_query_follows_the_scan_order_flag() {
+        let s = schema();
+        let conn = open_database(&s, &db(&[(1, "p"), (2, "q"), (3, "r")], &[])).unwrap();
+        let order = |reverse| match run_query(&conn, "SELECT a FROM t", &instance_bounds(), reverse)
+        {
+            Outcome::Rows(r) => r
+                .iter()
+                .map(|r| format!("{:?}", r.cells))
+                .collect::<Vec<_>>(),
+            other => panic!("{other:?}"),
+        };
+        let forward = order(false);
+        let mut backward = order(true);
+        assert_eq!(forward.len(), 3);
+        backward.reverse();
+        assert_eq!(forward, backward, "the flag expires the cached statement");
+        assert_eq!(order(false), forward);
     }
 }

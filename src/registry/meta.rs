@@ -41,6 +41,7 @@ pub fn debug_json(host: Host) -> Json {
         "cache_entries": crate::cache::entries("query_trees"),
         "plan_cache_entries": crate::cache::entries("plans"),
         "caches": caches_json(),
+        "stages": stages_json(),
     })
 }
 
@@ -54,6 +55,22 @@ fn caches_json() -> Json {
         })
         .collect();
     Json::Object(caches)
+}
+
+/// The stage timings of the similarity calls so far (`{stage: {seconds, count}}`,
+/// [`crate::profile::report`]); null unless the process runs with `SQLSIM_PROFILE=1`.
+fn stages_json() -> Json {
+    if !crate::profile::enabled() {
+        return Json::Null;
+    }
+    let stages: serde_json::Map<String, Json> = crate::profile::report()
+        .into_iter()
+        .map(|s| {
+            let info = json!({"seconds": s.seconds, "count": s.count});
+            (s.name.to_string(), info)
+        })
+        .collect();
+    Json::Object(stages)
 }
 
 /// Rows of `sqlsim_functions()`.

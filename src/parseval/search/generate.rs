@@ -109,6 +109,7 @@ pub fn generate(
     budget: Budget<'_>,
     also: &[String],
 ) -> Generated {
+    let _timer = crate::profile::time(crate::profile::Stage::Generation);
     // the wide characters of this search's texts get the same stand-ins whatever ran before
     let _alphabet = alphabet_scope();
     let mut out = Generated {

@@ -150,6 +150,7 @@ impl ContextMeter<'_> {
         let mut p = Params::new();
         p.set_u32("rlimit", units.clamp(1, u32::MAX as u64) as u32);
         solver.set_params(&p);
+        let _timer = crate::profile::time(crate::profile::Stage::Solving);
         let result = solver.check_assumptions(assumptions);
         self.record(solver);
         result

@@ -281,7 +281,11 @@ impl<'a> Checker<'a> {
     fn suite(&mut self, suite: &Generated, skip: usize) -> Option<Verdict> {
         let (schema, literals) = (self.schema, self.literals);
         let candidates = suite.instances.iter().skip(skip).flat_map(|inst| {
-            let made = std::iter::once_with(|| variants(schema, &inst.db, literals)).flatten();
+            let made = std::iter::once_with(|| {
+                let _timer = crate::profile::time(crate::profile::Stage::Databases);
+                variants(schema, &inst.db, literals)
+            })
+            .flatten();
             std::iter::once((Source::Generated, Cow::Borrowed(&inst.db)))
                 .chain(made.map(|v| (Source::Variant, Cow::Owned(v))))
         });

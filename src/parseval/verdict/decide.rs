@@ -241,7 +241,10 @@ fn decide_with(
         let mut random = RandomDatabases::new(&schema, &plans, &literals, opts.seed);
         found = (0..opts.random()).find_map(|_| {
             d.random_tried += 1;
-            let db = random.next_database();
+            let db = {
+                let _timer = crate::profile::time(crate::profile::Stage::Databases);
+                random.next_database()
+            };
             checker.database(Source::Random, &db)
         });
     }
