@@ -197,7 +197,7 @@ impl Builder<'_> {
                     SubqueryKind::In => "In",
                 };
                 let n = self.g.computing(label, None, self.tree(parent));
-                if let Some(o) = &s.operand {
+                for o in &s.operands {
                     self.expr(o, n);
                 }
                 self.plan(&s.plan, Some(n));

@@ -132,11 +132,11 @@ pub fn expr_text(e: &Expr, input: &[ColumnId], columns: &Columns, indent: usize)
                 SubqueryKind::Exists => "EXISTS",
                 SubqueryKind::In => "IN",
             };
-            let operand = s
-                .operand
-                .as_ref()
+            let operand: String = s
+                .operands
+                .iter()
                 .map(|o| format!("{}, ", expr_text(o, input, columns, indent)))
-                .unwrap_or_default();
+                .collect();
             format!("{name}({operand}{{\n{sub}{}}})", "  ".repeat(indent + 1))
         }
     }

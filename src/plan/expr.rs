@@ -257,8 +257,9 @@ pub enum SubqueryKind {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Subquery {
     pub kind: SubqueryKind,
-    /// The left operand of `IN`.
-    pub operand: Option<Expr>,
+    /// The left operand of `IN`: one value, or the values of a row value `(a, b, ..)` (as
+    /// many as the subquery has columns); empty for `EXISTS` and a scalar subquery.
+    pub operands: Vec<Expr>,
     pub plan: Plan,
 }
 
@@ -337,7 +338,7 @@ impl Expr {
             Expr::Literal(_) => {}
             Expr::Call(_, args) => args.iter().for_each(|a| a.for_each_column(f)),
             Expr::Subquery(s) => {
-                if let Some(o) = &s.operand {
+                for o in &s.operands {
                     o.for_each_column(f);
                 }
                 let own = s.plan.all_produced_columns();
@@ -418,7 +419,7 @@ impl Expr {
             }
             Expr::Subquery(s) => {
                 let mut s = (**s).clone();
-                s.operand = s.operand.map(|o| o.substitute(f));
+                s.operands = s.operands.iter().map(|o| o.substitute(f)).collect();
                 s.plan = s.plan.substitute_outer(f);
                 Expr::Subquery(Box::new(s))
             }
@@ -506,7 +507,7 @@ impl Expr {
             }
             Expr::Subquery(s) => {
                 let _ = write!(out, "{:?}(", s.kind);
-                if let Some(o) = &s.operand {
+                for o in &s.operands {
                     o.write_digest(columns, out);
                 }
                 out.push_str(&s.plan.digest(columns));

@@ -125,7 +125,7 @@ fn add_expr(tree: &mut MatchTree, e: &Expr, columns: &Columns, parent: usize) {
                 SubqueryKind::In => "In",
             };
             let node = tree.push(label, NodeKind::Computing, Some(parent));
-            if let Some(o) = &s.operand {
+            for o in &s.operands {
                 add_expr(tree, o, columns, node);
             }
             add_plan(tree, &s.plan, columns, Some(node));

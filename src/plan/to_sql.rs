@@ -354,10 +354,12 @@ impl Writer<'_> {
                     SubqueryKind::Scalar => format!("({inner})"),
                     SubqueryKind::Exists => format!("EXISTS ({inner})"),
                     SubqueryKind::In => {
-                        let operand = s
-                            .operand
-                            .as_ref()
-                            .map_or("NULL".to_string(), |o| self.expr(o));
+                        let values: Vec<String> = s.operands.iter().map(|o| self.expr(o)).collect();
+                        let operand = match values.as_slice() {
+                            [] => "NULL".to_string(),
+                            [one] => one.clone(),
+                            row => format!("({})", row.join(", ")),
+                        };
                         format!("({operand} IN ({inner}))")
                     }
                 }

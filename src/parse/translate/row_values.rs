@@ -13,7 +13,8 @@
 //! expansion is the standard's definition, with its three-valued logic (`(a, b) = (x, y)` is
 //! false when one pair differs, NULL when none differs and one is NULL; an ordering compares
 //! the first pair that is not equal; `IN` a list is the OR of the rows' equalities). A row
-//! value `IN (SELECT ...)` is left to SQLite, which runs it.
+//! value `IN (SELECT ...)` is left to SQLite, which runs it; the planner reads it as an IN of
+//! the row's values (plan/build/subquery.rs).
 
 use std::ops::ControlFlow;
 

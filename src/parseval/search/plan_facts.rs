@@ -22,7 +22,7 @@ pub(crate) fn visit_all(plan: &Plan, f: &mut dyn FnMut(&Plan)) {
 fn visit_expr_subqueries(e: &Expr, f: &mut dyn FnMut(&Plan)) {
     match e {
         Expr::Subquery(s) => {
-            if let Some(o) = &s.operand {
+            for o in &s.operands {
                 visit_expr_subqueries(o, f);
             }
             visit_all(&s.plan, f);

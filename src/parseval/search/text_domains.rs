@@ -33,7 +33,7 @@ pub fn query_texts(q: &QueryPlan) -> Vec<String> {
             }
             Expr::Call(_, args) => args.iter().for_each(|a| walk(a, out)),
             Expr::Subquery(s) => {
-                if let Some(o) = &s.operand {
+                for o in &s.operands {
                     walk(o, out);
                 }
             }

@@ -222,7 +222,7 @@ impl Executor<'_> {
     fn subquery_truth(&mut self, s: &Subquery, e: &Expr, env: &Env) -> Truth {
         self.quiet += 1;
         let rel = self.run(&s.plan, env);
-        let operand = s.operand.as_ref().map(|o| self.value(o, env));
+        let operands: Vec<SymVal> = s.operands.iter().map(|o| self.value(o, env)).collect();
         self.quiet -= 1;
         let Ok(rel) = rel else {
             return Truth::unknown();
@@ -238,19 +238,28 @@ impl Executor<'_> {
                 Truth { f: t.not(), t }
             }
             SubqueryKind::In => {
-                let Some(v) = operand else {
+                if operands.is_empty() {
                     return Truth::unknown();
-                };
+                }
+                // a row value equals a subquery row when every pair of values is equal, and
+                // differs from it when one pair differs (NULL otherwise)
                 let items: Vec<Truth> = rel
                     .rows
                     .iter()
-                    .filter_map(|r| {
-                        let x = r.vals.first()?;
-                        let c = self.compare(&Op::Eq, &v, x);
-                        Some(Truth {
+                    .map(|r| {
+                        if r.vals.len() < operands.len() {
+                            return Truth::unknown();
+                        }
+                        let pairs: Vec<Truth> = operands
+                            .iter()
+                            .zip(&r.vals)
+                            .map(|(v, x)| self.compare(&Op::Eq, v, x))
+                            .collect();
+                        let c = Truth::and(&pairs);
+                        Truth {
                             t: Bool::and(&[r.exists.clone(), c.t]),
                             f: Bool::or(&[r.exists.not(), c.f]),
-                        })
+                        }
                     })
                     .collect();
                 if items.is_empty() {

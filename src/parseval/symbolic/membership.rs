@@ -35,11 +35,17 @@ impl Executor<'_> {
             let Ok(rel) = rel else {
                 return;
             };
-            // a subquery row with a non-NULL value (a NULL makes IN unknown, not false)
+            // a subquery row whose values are not NULL (a NULL makes IN unknown, not false)
+            let width = s.operands.len().max(1);
             let nonempty = any(rel
                 .rows
                 .iter()
-                .filter_map(|r| Some(Bool::and(&[r.exists.clone(), r.vals.first()?.null.not()])))
+                .filter(|r| r.vals.len() >= width)
+                .map(|r| {
+                    let mut known = vec![r.exists.clone()];
+                    known.extend(r.vals[..width].iter().map(|v| v.null.not()));
+                    Bool::and(&known)
+                })
                 .collect());
             hits.push(Bool::and(&[row.exists.clone(), truth.f, nonempty]));
         }

@@ -165,7 +165,7 @@ impl Uninterpreted {
                     }
                     args.iter().for_each(|a| walk(a, out));
                 }
-                Expr::Subquery(s) => s.operand.iter().for_each(|o| walk(o, out)),
+                Expr::Subquery(s) => s.operands.iter().for_each(|o| walk(o, out)),
                 _ => {}
             }
         }

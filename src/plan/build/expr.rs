@@ -51,7 +51,7 @@ fn binary_op(op: &BinaryOperator) -> Option<Op> {
 }
 
 /// `e` negated when `negated`.
-fn negate(negated: bool, e: Expr) -> Expr {
+pub(super) fn negate(negated: bool, e: Expr) -> Expr {
     if negated {
         Expr::negation(e)
     } else {
@@ -60,7 +60,7 @@ fn negate(negated: bool, e: Expr) -> Expr {
 }
 
 /// The error for an expression form the planner does not model (its first 40 characters).
-fn unsupported(e: &ast::Expr) -> PlanError {
+pub(super) fn unsupported(e: &ast::Expr) -> PlanError {
     let text: String = e.to_string().chars().take(40).collect();
     PlanError::Unsupported(format!("unsupported expression: {text}"))
 }
@@ -354,63 +354,6 @@ impl Builder<'_> {
                 let x = self.expr(expr, scope, aliases)?;
                 let name = collation.to_string().to_lowercase();
                 Expr::call(Op::Function(format!("collate_{name}")), vec![x])
-            }
-            other => return Err(unsupported(other)),
-        })
-    }
-
-    /// EXISTS, IN (subquery) and scalar subqueries, planned in `scope` (correlated names resolve).
-    fn subquery(
-        &mut self,
-        e: &ast::Expr,
-        scope: &Scope,
-        aliases: &[Alias<'_>],
-    ) -> BuildResult<Expr> {
-        Ok(match e {
-            ast::Expr::Exists { subquery, negated } => {
-                let plan = self.query(subquery, Some(scope))?;
-                negate(
-                    *negated,
-                    Expr::Subquery(Box::new(Subquery {
-                        kind: SubqueryKind::Exists,
-                        operand: None,
-                        plan,
-                    })),
-                )
-            }
-            ast::Expr::InSubquery {
-                expr,
-                subquery,
-                negated,
-            } => {
-                let operand = self.expr(expr, scope, aliases)?;
-                let plan = self.query(subquery, Some(scope))?;
-                if plan.output().len() != 1 {
-                    return Err(PlanError::Invalid(
-                        "IN subquery must return one column".into(),
-                    ));
-                }
-                negate(
-                    *negated,
-                    Expr::Subquery(Box::new(Subquery {
-                        kind: SubqueryKind::In,
-                        operand: Some(operand),
-                        plan,
-                    })),
-                )
-            }
-            ast::Expr::Subquery(q) => {
-                let plan = self.query(q, Some(scope))?;
-                if plan.output().len() != 1 {
-                    return Err(PlanError::Invalid(
-                        "scalar subquery must return one column".into(),
-                    ));
-                }
-                Expr::Subquery(Box::new(Subquery {
-                    kind: SubqueryKind::Scalar,
-                    operand: None,
-                    plan,
-                }))
             }
             other => return Err(unsupported(other)),
         })

@@ -8,6 +8,7 @@ mod expr;
 mod from;
 mod scope;
 mod select;
+mod subquery;
 mod window;
 
 pub use scope::{Relation, Scope};

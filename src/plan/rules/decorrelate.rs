@@ -221,14 +221,14 @@ fn semi_join(
     columns: &Columns,
 ) -> Option<(JoinKind, Plan, Expr)> {
     if sub
-        .operand
-        .as_ref()
-        .is_some_and(|o| o.has_subquery() || o.is_volatile())
+        .operands
+        .iter()
+        .any(|o| o.has_subquery() || o.is_volatile())
     {
         return None;
     }
     let mut plan = sub.plan.clone();
-    let mut value = plan.output().first().map(|c| Expr::Column(*c));
+    let mut values: Vec<Expr> = plan.output().iter().map(|c| Expr::Column(*c)).collect();
     // Peel what EXISTS and IN ignore: the select list, ORDER BY, DISTINCT.
     loop {
         match plan {
@@ -238,7 +238,7 @@ fn semi_join(
                     .iter()
                     .any(|(_, e)| e.has_subquery() || e.is_volatile()) =>
             {
-                value = value.map(|v| p.inline(&v));
+                values = values.iter().map(|v| p.inline(v)).collect();
                 plan = *p.input;
             }
             Plan::Sort(s) if s.fetch.is_none() && s.offset.is_none() => plan = *s.input,
@@ -278,28 +278,40 @@ fn semi_join(
         (SubqueryKind::Exists, false) => JoinKind::Semi,
         (SubqueryKind::Exists, true) => JoinKind::Anti,
         (SubqueryKind::In, _) => {
-            let operand = sub.operand.clone()?;
-            let value = value?;
-            if !operand.only_reads(&left_columns) || !value.only_reads(&right_columns) {
+            // `(a, b) IN (SELECT x, y ..)` pairs the values: a = x AND b = y
+            if sub.operands.is_empty() || sub.operands.len() != values.len() {
                 return None;
             }
-            let eq = Expr::call(Op::Eq, vec![operand.clone(), value.clone()]);
+            for (operand, value) in sub.operands.iter().zip(&values) {
+                if !operand.only_reads(&left_columns) || !value.only_reads(&right_columns) {
+                    return None;
+                }
+            }
+            for (operand, value) in sub.operands.iter().cloned().zip(values) {
+                let eq = Expr::call(Op::Eq, vec![operand.clone(), value.clone()]);
+                if negated {
+                    // NOT IN keeps a row only when each subquery row has one pair that
+                    // differs (neither value NULL): the anti join drops it on a row
+                    // where every pair is equal or has a NULL
+                    let mut either = vec![eq];
+                    let nullable = |e: &Expr, side: &Plan| match e {
+                        Expr::Column(c) => may_be_null(side, *c, columns),
+                        _ => true,
+                    };
+                    if nullable(&operand, left) {
+                        either.push(Expr::call(Op::IsNull, vec![operand]));
+                    }
+                    if nullable(&value, &plan) {
+                        either.push(Expr::call(Op::IsNull, vec![value]));
+                    }
+                    condition.push(Expr::or(either));
+                } else {
+                    condition.push(eq);
+                }
+            }
             if negated {
-                let mut either = vec![eq];
-                let nullable = |e: &Expr, side: &Plan| match e {
-                    Expr::Column(c) => may_be_null(side, *c, columns),
-                    _ => true,
-                };
-                if nullable(&operand, left) {
-                    either.push(Expr::call(Op::IsNull, vec![operand]));
-                }
-                if nullable(&value, &plan) {
-                    either.push(Expr::call(Op::IsNull, vec![value]));
-                }
-                condition.push(Expr::or(either));
                 JoinKind::Anti
             } else {
-                condition.push(eq);
                 JoinKind::Semi
             }
         }

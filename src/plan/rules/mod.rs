@@ -105,12 +105,15 @@ fn map_subquery_plans(e: Expr, f: &mut dyn FnMut(Plan) -> Plan) -> Expr {
         Expr::Subquery(s) => {
             let Subquery {
                 kind,
-                operand,
+                operands,
                 plan,
             } = *s;
             Expr::Subquery(Box::new(Subquery {
                 kind,
-                operand: operand.map(|o| map_subquery_plans(o, f)),
+                operands: operands
+                    .into_iter()
+                    .map(|o| map_subquery_plans(o, f))
+                    .collect(),
                 plan: bottom_up(plan, f),
             }))
         }
@@ -141,7 +144,11 @@ pub fn map_expr_bottom_up(e: Expr, f: &mut dyn FnMut(Expr) -> Expr) -> Expr {
             args.into_iter().map(|a| map_expr_bottom_up(a, f)).collect(),
         ),
         Expr::Subquery(mut s) => {
-            s.operand = s.operand.map(|o| map_expr_bottom_up(o, f));
+            s.operands = s
+                .operands
+                .into_iter()
+                .map(|o| map_expr_bottom_up(o, f))
+                .collect();
             Expr::Subquery(s)
         }
         other => other,
