@@ -1,7 +1,7 @@
 //! AST expressions → plan expressions, resolving names in a scope (select-list aliases last).
 
 use super::{deeper, BuildResult, Builder, PlanError, Scope};
-use crate::plan::expr::{AggFunc, Expr, Literal, Op, Subquery, SubqueryKind};
+use crate::plan::expr::{AggFunc, Expr, Literal, Op};
 use sqlparser::ast::{
     self, BinaryOperator, CastKind, DuplicateTreatment, FunctionArg, FunctionArgExpr,
     FunctionArguments, UnaryOperator, Value,
