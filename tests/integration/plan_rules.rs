@@ -54,6 +54,8 @@ const CASES: &[(&str, &[&str], &[&str])] = &[
             "SELECT name FROM singer AS s WHERE age > (SELECT avg(age) FROM singer AS t WHERE t.country = s.country)",
             "SELECT name, (SELECT count(*) FROM singer_in_concert AS c WHERE c.singer_id = s.singer_id) FROM singer AS s",
             "SELECT name FROM stadium WHERE capacity = (SELECT capacity FROM stadium ORDER BY capacity DESC LIMIT 1)",
+            "SELECT name FROM singer WHERE (singer_id, age) IN (SELECT singer_id, concert_id FROM singer_in_concert)",
+            "SELECT name FROM singer WHERE (age, singer_id) NOT IN (SELECT concert_id, singer_id FROM singer_in_concert)",
         ],
         &[
             "SELECT name FROM singer WHERE age > 20 OR singer_id IN (SELECT singer_id FROM singer_in_concert)",
@@ -240,6 +242,11 @@ const SAME_PLAN: &[(&str, &str)] = &[
         "SELECT name FROM stadium WHERE stadium_id NOT IN (SELECT stadium_id FROM stadium WHERE capacity > 10)",
         "SELECT name FROM stadium AS s WHERE NOT EXISTS (SELECT * FROM stadium AS t WHERE t.capacity > 10 AND s.stadium_id = t.stadium_id)",
     ),
+    // a row value IN a subquery is the EXISTS of a row with each pair equal
+    (
+        "SELECT name FROM singer WHERE (singer_id, age) IN (SELECT singer_id, concert_id FROM singer_in_concert)",
+        "SELECT name FROM singer AS s WHERE EXISTS (SELECT 1 FROM singer_in_concert AS c WHERE c.singer_id = s.singer_id AND c.concert_id = s.age)",
+    ),
     // and so is a count of a literal other than NULL
     (
         "SELECT country, count(1) FROM singer GROUP BY country HAVING count('x') > 1",
@@ -249,6 +256,15 @@ const SAME_PLAN: &[(&str, &str)] = &[
 
 /// Look-alikes that differ on some database: their plans must differ.
 const DIFFERENT_PLAN: &[(&str, &str)] = &[
+    // a NULL age makes NOT IN unknown where NOT EXISTS is true
+    (
+        "SELECT name FROM singer WHERE (singer_id, age) NOT IN (SELECT singer_id, concert_id FROM singer_in_concert)",
+        "SELECT name FROM singer AS s WHERE NOT EXISTS (SELECT 1 FROM singer_in_concert AS c WHERE c.singer_id = s.singer_id AND c.concert_id = s.age)",
+    ),
+    (
+        "SELECT name FROM singer WHERE (singer_id, age) IN (SELECT singer_id, concert_id FROM singer_in_concert)",
+        "SELECT name FROM singer WHERE (age, singer_id) IN (SELECT singer_id, concert_id FROM singer_in_concert)",
+    ),
     (
         "SELECT name FROM stadium ORDER BY capacity DESC LIMIT 1",
         "SELECT name FROM stadium WHERE capacity = (SELECT max(capacity) FROM stadium)",
