@@ -17,6 +17,7 @@ mod golden_normalize;
 mod golden_translate;
 mod plan_equivalence;
 mod plan_equivalence_data;
+mod plan_row_in;
 mod plan_rules;
 mod plan_windows;
 mod schema_forms;
