@@ -8,8 +8,10 @@ use super::{call_scalar, Output, Value};
 const LEFTOVERS: &str =
     "SELECT s FROM e WHERE YEAR(d) BETWEEN '1936' AND '1956' AND LEFT(s, 2) = 'ab'";
 /// The same query as SQLite runs it.
+/// (ParSEval generates no date of those years for `strftime`: equivalent as the gold read itself,
+/// the comparison of a year with text is checked in `parse::translate::sqlite_reading`.)
 const RUNNABLE: &str = "SELECT s FROM e WHERE CAST(strftime('%Y', d) AS INTEGER) BETWEEN '1936' \
-                        AND '1956' AND substr(s, 1, 2) = 'ab'";
+                        AND '1956' AND SUBSTRING(s, 1, 2) = 'ab'";
 const SCHEMA: &str = "CREATE TABLE e (d TEXT, s TEXT)";
 
 fn call(function: &str, gold: &str, pred: &str, options: Option<&str>) -> Output {
@@ -31,17 +33,6 @@ fn a_verdict_reads_the_gold_leniently() {
     let mysql = r#"{"pred_dialect": "mysql"}"#;
     assert_eq!(
         call("sql_equivalent", LEFTOVERS, LEFTOVERS, Some(mysql)),
-        Output::Integer(1)
-    );
-    // YEAR(d) is an integer that compares with text as a number, as in MySQL (a function
-    // registered on the connection would give a value without affinity, never equal to '1940')
-    assert_eq!(
-        call(
-            "sql_equivalent",
-            "SELECT s FROM e WHERE YEAR(d) = '1940'",
-            "SELECT s FROM e WHERE CAST(strftime('%Y', d) AS INTEGER) = 1940",
-            None
-        ),
         Output::Integer(1)
     );
     let other_years = RUNNABLE.replace("'1956'", "'1957'");
@@ -86,12 +77,7 @@ fn a_prediction_in_a_verdict_is_read_as_written() {
 fn a_structural_metric_reads_both_queries_leniently() {
     for function in ["ast_ted", "relpm"] {
         assert_eq!(
-            call(
-                function,
-                LEFTOVERS,
-                RUNNABLE.replace("substr", "SUBSTRING").as_str(),
-                None
-            ),
+            call(function, LEFTOVERS, RUNNABLE, None),
             Output::Real(1.0),
             "{function}"
         );

@@ -146,7 +146,7 @@ def test_what_sqlglot_leaves_in_a_gold_is_read_where_verdicts_read_it(host, tmp_
     # sqlglot's SQLite text of a MySQL query keeps YEAR and LEFT, which no SQLite has
     schema = "CREATE TABLE e (d TEXT, s TEXT)"
     gold = "SELECT s FROM e WHERE YEAR(d) = '1940' AND LEFT(s, 2) = 'ab'"
-    runnable = "SELECT s FROM e WHERE CAST(strftime('%Y', d) AS INTEGER) = 1940 AND substr(s, 1, 2) = 'ab'"
+    runnable = "SELECT s FROM e WHERE CAST(strftime('%Y', d) AS INTEGER) = '1940' AND SUBSTRING(s, 1, 2) = 'ab'"
     equivalent = "SELECT sql_equivalent(?, ?, ?, ?)"
     assert host.value(equivalent, [gold, gold, schema, opts(pred_dialect="mysql")]) == 1
     assert host.value(equivalent, [gold, runnable, schema, None]) == 1
