@@ -47,14 +47,10 @@ pub fn debug_json(host: Host) -> Json {
 
 /// Every cache used so far: `{name: {capacity, entries}}` ([`crate::cache::report`]).
 fn caches_json() -> Json {
-    let caches: serde_json::Map<String, Json> = crate::cache::report()
-        .into_iter()
-        .map(|c| {
-            let info = json!({"capacity": c.capacity, "entries": c.entries});
-            (c.name.to_string(), info)
-        })
-        .collect();
-    Json::Object(caches)
+    named_objects(crate::cache::report().into_iter().map(|c| {
+        let info = json!({"capacity": c.capacity, "entries": c.entries});
+        (c.name, info)
+    }))
 }
 
 /// The stage timings of the similarity calls so far (`{stage: {seconds, count}}`,
@@ -63,14 +59,15 @@ fn stages_json() -> Json {
     if !crate::profile::enabled() {
         return Json::Null;
     }
-    let stages: serde_json::Map<String, Json> = crate::profile::report()
-        .into_iter()
-        .map(|s| {
-            let info = json!({"seconds": s.seconds, "count": s.count});
-            (s.name.to_string(), info)
-        })
-        .collect();
-    Json::Object(stages)
+    named_objects(crate::profile::report().into_iter().map(|s| {
+        let info = json!({"seconds": s.seconds, "count": s.count});
+        (s.name, info)
+    }))
+}
+
+/// One JSON object of `(name, value)` pairs, in their order.
+fn named_objects<'a>(entries: impl Iterator<Item = (&'a str, Json)>) -> Json {
+    Json::Object(entries.map(|(name, v)| (name.to_string(), v)).collect())
 }
 
 /// Rows of `sqlsim_functions()`.
