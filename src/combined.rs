@@ -21,6 +21,7 @@ pub mod components;
 use crate::error::{Error, Result};
 use crate::gmn::{pair_graph, runtime, Model};
 use crate::metrics::{ast_ted, relpm, DEFAULT_ALPHA, DEFAULT_BETA};
+use crate::parse::translate::read_leniently;
 use crate::parseval::options::Semantics;
 use crate::parseval::{agreement_share, decide_cached, Decision, Evidence, Verdict};
 use crate::schema::{schema_argument, ParsedSchema};
@@ -282,10 +283,13 @@ pub fn sql_similarity(
     options: &SimilarityOptions,
 ) -> Result<Similarity> {
     let _timer = crate::profile::time(crate::profile::Stage::Calls);
+    // the structural components read both texts as the structural metrics do (leniently, where
+    // SQLite cannot run one: `parse::translate::read_leniently`); the verdict runs them as given
+    let (read_gold, read_pred) = (read_leniently(gold), read_leniently(pred));
     let Structural {
         components,
         missing,
-    } = structural_components(gold, pred, schema, options.components)?;
+    } = structural_components(&read_gold, &read_pred, schema, options.components)?;
     let structural = components.iter().map(|c| c.score).sum::<f64>() / components.len() as f64;
     let decision = decide_cached(gold, pred, schema, &options.verdict)?;
     let band = band(&decision);

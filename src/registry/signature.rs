@@ -3,6 +3,7 @@
 use crate::error::{Error, Result};
 use crate::options::{Dialects, OptionsArg};
 use crate::parse::dialect::{tag, Dialect};
+use crate::parse::translate::read_leniently;
 use std::borrow::Cow;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
@@ -193,6 +194,32 @@ impl<'a> Args<'a> {
             }
         };
         Ok(tag(text, dialect))
+    }
+
+    /// The query of argument `index` as a verdict reads it: [`Args::query`], and, for a
+    /// `gold`/`a` argument written as SQLite, its lenient reading
+    /// (`parse::translate::read_leniently`: what sqlglot leaves of other engines in SQLite text,
+    /// such as `YEAR(d)`, read with its common meaning where SQLite cannot run it). A prediction
+    /// is read as written: the verdict runs it, and SQLite fails one that calls `YEAR`. The
+    /// execution functions (exec_match, bird_soft_f1) and the Spider evaluator take
+    /// [`Args::query`]: they run the gold as written, as the official evaluators do.
+    pub fn query_as_read(&self, index: usize) -> Result<Cow<'a, str>> {
+        let gold = matches!(self.params.get(index).map(|p| p.name), Some("gold" | "a"));
+        match gold {
+            true => self.query_as_compared(index),
+            false => self.query(index),
+        }
+    }
+
+    /// The query of argument `index` as a structural metric reads it: [`Args::query`], read
+    /// leniently (`parse::translate::read_leniently`) when it is written as SQLite, gold and
+    /// prediction alike: a structural metric runs neither, and reading both alike keeps
+    /// `f(a, a) = 1`.
+    pub fn query_as_compared(&self, index: usize) -> Result<Cow<'a, str>> {
+        Ok(match self.query(index)? {
+            Cow::Borrowed(text) => read_leniently(text),
+            query => query,
+        })
     }
 
     /// An error when the `options` argument holds a key other than the dialect keys: for the
