@@ -98,7 +98,7 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
         deterministic: true,
         call: |a| {
             a.only_dialect_options()?;
-            let (x, y) = (a.query_as_compared(0)?, a.query_as_compared(1)?);
+            let (x, y) = (a.query(0)?, a.query(1)?);
             Ok(ast_ted::ast_ted(&x, &y).map_or(Output::Null, Output::Real))
         },
         batch: None,
@@ -113,8 +113,7 @@ pub static SCALAR_FUNCTIONS: &[ScalarFunction] = &[
         call: |a| {
             a.only_dialect_options()?;
             Ok(
-                match ast_ted::ast_ted_distance(&a.query_as_compared(0)?, &a.query_as_compared(1)?)
-                {
+                match ast_ted::ast_ted_distance(&a.query(0)?, &a.query(1)?) {
                     Some(d) => Output::Integer(i64::from(d)),
                     None => Output::Null,
                 },

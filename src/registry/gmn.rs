@@ -29,12 +29,7 @@ pub fn sql_graph(args: &Args<'_>) -> Result<Output> {
     args.only_dialect_options()?;
     let schema = schema(args, 2)?;
     Ok(
-        match pair_graph(
-            &args.query_as_compared(0)?,
-            &args.query_as_compared(1)?,
-            schema.as_deref(),
-            model,
-        ) {
+        match pair_graph(&args.query(0)?, &args.query(1)?, schema.as_deref(), model) {
             Some(p) => Output::Text(p.to_json()),
             None => Output::Null,
         },
@@ -73,8 +68,8 @@ fn row_graph(args: &Args<'_>, model: Model) -> Result<Option<PairGraph>> {
     args.only_dialect_options()?;
     let schema = schema(args, 2)?;
     Ok(pair_graph(
-        &args.query_as_compared(0)?,
-        &args.query_as_compared(1)?,
+        &args.query(0)?,
+        &args.query(1)?,
         schema.as_deref(),
         model,
     ))

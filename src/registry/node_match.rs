@@ -27,13 +27,7 @@ pub(crate) fn beta(a: &Args<'_>, index: usize) -> Result<f64> {
 pub(crate) fn astpm(a: &Args<'_>) -> Result<Output> {
     let (alpha, beta) = (alpha(a, 2)?, beta(a, 3)?);
     a.only_dialect_options()?;
-    Ok(astpm::astpm(
-        &a.query_as_compared(0)?,
-        &a.query_as_compared(1)?,
-        alpha,
-        beta,
-    )
-    .map_or(Output::Null, Output::Real))
+    Ok(astpm::astpm(&a.query(0)?, &a.query(1)?, alpha, beta).map_or(Output::Null, Output::Real))
 }
 
 #[cfg(test)]

@@ -44,12 +44,6 @@ pub fn relpm(args: &Args<'_>) -> Result<Output> {
     let (a, b) = (alpha(args, 3)?, beta(args, 4)?);
     args.only_dialect_options()?;
     let schema = schema(args, 2)?;
-    let scores = relpm_scores(
-        &args.query_as_compared(0)?,
-        &args.query_as_compared(1)?,
-        schema.as_deref(),
-        a,
-        b,
-    );
+    let scores = relpm_scores(&args.query(0)?, &args.query(1)?, schema.as_deref(), a, b);
     Ok(scores.map_or(Output::Null, |s| Output::Real(s.f_beta)))
 }

@@ -199,25 +199,18 @@ impl<'a> Args<'a> {
     /// The query of argument `index` as a verdict reads it: [`Args::query`], and, for a
     /// `gold`/`a` argument written as SQLite, its lenient reading
     /// (`parse::translate::read_leniently`: what sqlglot leaves of other engines in SQLite text,
-    /// such as `YEAR(d)`, read with its common meaning where SQLite cannot run it). A prediction
-    /// is read as written: the verdict runs it, and SQLite fails one that calls `YEAR`. The
-    /// execution functions (exec_match, bird_soft_f1) and the Spider evaluator take
-    /// [`Args::query`]: they run the gold as written, as the official evaluators do.
+    /// such as `YEAR(d)`, read with its common meaning where SQLite cannot run it). Only the
+    /// verdicts take it (the sql_equivalent family, sql_counterexample, the verdict inside
+    /// sql_similarity). A prediction is read as written: the verdict runs it, and SQLite fails
+    /// one that calls `YEAR`. Every other function takes [`Args::query`]: the structural metrics
+    /// compare both queries as written (a dialect query and its SQLite translation, which keeps
+    /// the `YEAR` PostgreSQL lacks, are one tree), and exec_match, bird_soft_f1 and the Spider
+    /// evaluator run the gold as written, as the official evaluators do.
     pub fn query_as_read(&self, index: usize) -> Result<Cow<'a, str>> {
+        let query = self.query(index)?;
         let gold = matches!(self.params.get(index).map(|p| p.name), Some("gold" | "a"));
-        match gold {
-            true => self.query_as_compared(index),
-            false => self.query(index),
-        }
-    }
-
-    /// The query of argument `index` as a structural metric reads it: [`Args::query`], read
-    /// leniently (`parse::translate::read_leniently`) when it is written as SQLite, gold and
-    /// prediction alike: a structural metric runs neither, and reading both alike keeps
-    /// `f(a, a) = 1`.
-    pub fn query_as_compared(&self, index: usize) -> Result<Cow<'a, str>> {
-        Ok(match self.query(index)? {
-            Cow::Borrowed(text) => read_leniently(text),
+        Ok(match query {
+            Cow::Borrowed(text) if gold => read_leniently(text),
             query => query,
         })
     }
