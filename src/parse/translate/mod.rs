@@ -223,10 +223,10 @@ pub fn sqlite_text(sql: &str) -> Result<Cow<'_, str>> {
 /// where SQLite cannot run it because it calls what sqlglot leaves of other engines in the
 /// SQLite text it writes (`YEAR(d)`, `LEFT(s, 3)`, `EXTRACT(YEAR FROM d)`), `sql` tagged
 /// (`dialect::tag_lenient`) so that every layer reads it as [`sqlite_reading`] rewrites it. The
-/// registry reads so a gold query written as SQLite where a verdict reads it, and both queries
-/// where a structural metric reads them; never where a query is run as written (exec_match,
-/// bird_soft_f1, the Spider evaluator, a prediction in a verdict). Text of another dialect is
-/// itself.
+/// registry reads so a gold query written as SQLite where a verdict reads it, nowhere else: not
+/// in a structural metric (both queries compared as written), nor where a query is run as
+/// written (exec_match, bird_soft_f1, the Spider evaluator, a prediction in a verdict). Text of
+/// another dialect is itself.
 ///
 /// ```
 /// use sqlsim::parse::translate::{read_leniently, sqlite_text};

@@ -13,11 +13,12 @@
 //!
 //! Where: a text the registry tags (`super::read_leniently`): a gold query written as SQLite
 //! where a verdict reads it (the sql_equivalent family, sql_counterexample, the verdict inside
-//! sql_similarity), and both queries where a structural metric reads them (they are compared,
-//! never run, and reading both alike keeps `f(a, a) = 1`). A prediction a verdict runs is read
-//! as written (SQLite fails one that calls `YEAR`, and so does the verdict), and so is every
-//! query exec_match, bird_soft_f1 and the Spider evaluator run, as the official evaluators do.
-//! An untagged text is never read leniently.
+//! sql_similarity), nowhere else. A prediction a verdict runs is read as written (SQLite fails
+//! one that calls `YEAR`, and so does the verdict), and so is every query exec_match,
+//! bird_soft_f1 and the Spider evaluator run, as the official evaluators do. The structural
+//! metrics (ast_ted, astpm, relpm, the GMN graphs, sql_similarity's components) compare both
+//! queries as written: a PostgreSQL query that calls `YEAR`, which PostgreSQL lacks, keeps it in
+//! its SQLite translation, and the two stay one tree. An untagged text is never read leniently.
 //!
 //! What: the parts are integers, written as the dialect translation writes them (`date_parts`),
 //! cast so that they compare as the engines that have them compare them: the cast gives the value
