@@ -21,6 +21,7 @@ pub mod components;
 use crate::error::{Error, Result};
 use crate::gmn::{pair_graph, runtime, Model};
 use crate::metrics::{ast_ted, relpm, DEFAULT_ALPHA, DEFAULT_BETA};
+use crate::parse::dialect::untag_lenient;
 use crate::parseval::options::Semantics;
 use crate::parseval::{agreement_share, decide_cached, Decision, Evidence, Verdict};
 use crate::schema::{schema_argument, ParsedSchema};
@@ -282,10 +283,17 @@ pub fn sql_similarity(
     options: &SimilarityOptions,
 ) -> Result<Similarity> {
     let _timer = crate::profile::time(crate::profile::Stage::Calls);
+    // the structural components read both texts as written, as the structural metrics do; only
+    // the verdict reads a gold leniently (`parse::translate::read_leniently`)
     let Structural {
         components,
         missing,
-    } = structural_components(gold, pred, schema, options.components)?;
+    } = structural_components(
+        as_written(gold),
+        as_written(pred),
+        schema,
+        options.components,
+    )?;
     let structural = components.iter().map(|c| c.score).sum::<f64>() / components.len() as f64;
     let decision = decide_cached(gold, pred, schema, &options.verdict)?;
     let band = band(&decision);
@@ -311,6 +319,12 @@ pub fn sql_similarity(
         work: decision.work,
         leniency: decision.leniency.iter().map(|l| l.key()).collect(),
     })
+}
+
+/// The SQLite text of a gold the registry tagged to be read leniently (`dialect::untag_lenient`),
+/// any other text itself: what the structural components compare.
+fn as_written(sql: &str) -> &str {
+    untag_lenient(sql).unwrap_or(sql)
 }
 
 /// The semantics of `sql_similarity`'s verdict when its options name none: `test-suite`

@@ -7,6 +7,8 @@
 #[cfg(test)]
 mod fuzz_regressions;
 mod gmn;
+#[cfg(test)]
+mod lenient_reading;
 mod meta;
 
 mod combined;

@@ -104,6 +104,31 @@ pub fn tag(sql: &str, dialect: Dialect) -> Cow<'_, str> {
     }
 }
 
+/// The tag name of SQLite text read with the SQLite reading's leniency
+/// (`translate::sqlite_reading`); it names no dialect, so [`untag`] leaves such a text whole.
+const LENIENT: &str = "sqlite-lenient";
+
+/// `sql`, SQLite text, tagged to be read with the SQLite reading's leniency
+/// (`translate::read_leniently` decides when, the registry where).
+///
+/// ```
+/// use sqlsim::parse::dialect::{tag_lenient, untag, untag_lenient, Dialect};
+/// let tagged = tag_lenient("SELECT YEAR(d) FROM t");
+/// assert_eq!(untag_lenient(&tagged), Some("SELECT YEAR(d) FROM t"));
+/// assert_eq!(untag_lenient("SELECT YEAR(d) FROM t"), None);
+/// assert_eq!(untag(&tagged), (Dialect::Sqlite, tagged.as_str()));
+/// ```
+pub fn tag_lenient(sql: &str) -> String {
+    format!("{TAG}{LENIENT}{TAG}{sql}")
+}
+
+/// The SQLite text of a text tagged by [`tag_lenient`], None for any other text.
+pub fn untag_lenient(sql: &str) -> Option<&str> {
+    sql.strip_prefix(TAG)?
+        .strip_prefix(LENIENT)?
+        .strip_prefix(TAG)
+}
+
 /// The dialect of a text and the query text without its tag (SQLite for an untagged text).
 pub fn untag(sql: &str) -> (Dialect, &str) {
     let Some(rest) = sql.strip_prefix(TAG) else {

@@ -231,9 +231,14 @@ fn parse_with_dollar_names(dialect: &dyn Dialect, sql: &str) -> Result<Vec<State
 /// assert!(sqlsim::parse::parse_sql("SELEC x").is_err());
 /// ```
 pub fn parse_sql(sql: &str) -> Result<Vec<Statement>> {
-    let sqlite = translate::sqlite_text(sql)?;
-    check_operator_chains(&sqlite)?;
-    let text = preprocess::preprocess(&sqlite);
+    parse_sqlite(&translate::sqlite_text(sql)?)
+}
+
+/// Parses SQLite text as [`parse_sql`] does once the text is SQLite (its limits, repairs and
+/// fallback), with no translation.
+pub(crate) fn parse_sqlite(sqlite: &str) -> Result<Vec<Statement>> {
+    check_operator_chains(sqlite)?;
+    let text = preprocess::preprocess(sqlite);
     let statements = match parse_with(&SQLiteDialect {}, &text) {
         Ok(s) => s,
         Err(first) => match parse_with(&MySqlDialect {}, &text) {

@@ -7,12 +7,16 @@ use crate::error::{Error, Result};
 /// The similarity of (gold, pred [, schema [, options]]) for the function `name`.
 fn compute(args: &Args<'_>, name: &'static str) -> Result<Similarity> {
     let opts = options(name, args.opt_text(3)?)?;
-    combined::sql_similarity(&args.query(0)?, &args.query(1)?, args.opt_text(2)?, &opts).map_err(
-        |e| match e {
-            Error::Unavailable(m) => args.unavailable(m),
-            e => args.rename_error(2, e),
-        },
+    combined::sql_similarity(
+        &args.query_as_read(0)?,
+        &args.query_as_read(1)?,
+        args.opt_text(2)?,
+        &opts,
     )
+    .map_err(|e| match e {
+        Error::Unavailable(m) => args.unavailable(m),
+        e => args.rename_error(2, e),
+    })
 }
 
 /// `sql_similarity(gold, pred [, schema [, options]])`: the score in [0, 1].

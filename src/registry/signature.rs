@@ -3,6 +3,7 @@
 use crate::error::{Error, Result};
 use crate::options::{Dialects, OptionsArg};
 use crate::parse::dialect::{tag, Dialect};
+use crate::parse::translate::read_leniently;
 use std::borrow::Cow;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
@@ -193,6 +194,25 @@ impl<'a> Args<'a> {
             }
         };
         Ok(tag(text, dialect))
+    }
+
+    /// The query of argument `index` as a verdict reads it: [`Args::query`], and, for a
+    /// `gold`/`a` argument written as SQLite, its lenient reading
+    /// (`parse::translate::read_leniently`: what sqlglot leaves of other engines in SQLite text,
+    /// such as `YEAR(d)`, read with its common meaning where SQLite cannot run it). Only the
+    /// verdicts take it (the sql_equivalent family, sql_counterexample, the verdict inside
+    /// sql_similarity). A prediction is read as written: the verdict runs it, and SQLite fails
+    /// one that calls `YEAR`. Every other function takes [`Args::query`]: the structural metrics
+    /// compare both queries as written (a dialect query and its SQLite translation, which keeps
+    /// the `YEAR` PostgreSQL lacks, are one tree), and exec_match, bird_soft_f1 and the Spider
+    /// evaluator run the gold as written, as the official evaluators do.
+    pub fn query_as_read(&self, index: usize) -> Result<Cow<'a, str>> {
+        let query = self.query(index)?;
+        let gold = matches!(self.params.get(index).map(|p| p.name), Some("gold" | "a"));
+        Ok(match query {
+            Cow::Borrowed(text) if gold => read_leniently(text),
+            query => query,
+        })
     }
 
     /// An error when the `options` argument holds a key other than the dialect keys: for the

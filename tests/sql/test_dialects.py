@@ -140,3 +140,30 @@ def test_exec_match_runs_the_translation(host, tmp_path):
     reason = host.value("SELECT exec_match_reason(?, ?, ?, ?)",
                         [str(path), gold, "SELECT CAST(a AS JSON) FROM t", opts(pred_dialect="postgres")])
     assert reason == "null: unknown: CAST to JSON in postgres", reason
+
+
+def test_what_sqlglot_leaves_in_a_gold_is_read_where_verdicts_read_it(host, tmp_path):
+    # sqlglot's SQLite text of a MySQL query keeps YEAR and LEFT, which no SQLite has
+    schema = "CREATE TABLE e (d TEXT, s TEXT)"
+    gold = "SELECT s FROM e WHERE YEAR(d) = '1940' AND LEFT(s, 2) = 'ab'"
+    runnable = "SELECT s FROM e WHERE CAST(strftime('%Y', d) AS INTEGER) = '1940' AND SUBSTRING(s, 1, 2) = 'ab'"
+    equivalent = "SELECT sql_equivalent(?, ?, ?, ?)"
+    assert host.value(equivalent, [gold, gold, schema, opts(pred_dialect="mysql")]) == 1
+    assert host.value(equivalent, [gold, runnable, schema, None]) == 1
+    # the structural metrics compare both queries as written: a PostgreSQL query calling YEAR
+    # (PostgreSQL has none) and its SQLite translation, which keeps YEAR, are one tree
+    assert host.value("SELECT ast_ted(?, ?)", [gold, gold]) == 1.0
+    year = "SELECT s FROM e WHERE YEAR(d) = '1940'"
+    assert host.value("SELECT ast_ted(?, ?, ?)", [year, year, opts(gold_dialect="postgres")]) == 1.0
+    assert host.value("SELECT ast_ted(?, ?)", [gold, runnable]) < 1.0
+    # a prediction is run as written: SQLite fails one that calls YEAR
+    assert host.value(equivalent, [runnable, gold, schema, None]) == 0
+    # the execution functions run the gold as written, as the official evaluators do
+    path = tmp_path / "e.sqlite"
+    con = sqlite3.connect(path)
+    con.executescript(schema + "; INSERT INTO e VALUES ('1940-02-03', 'abc'), ('1990-01-01', 'abd');")
+    con.commit()
+    con.close()
+    assert host.value("SELECT exec_match(?, ?, ?)", [str(path), gold, runnable]) is None
+    assert host.value("SELECT bird_soft_f1(?, ?, ?)", [str(path), gold, runnable]) is None
+    assert host.value("SELECT exec_match(?, ?, ?)", [str(path), runnable, gold]) == 0

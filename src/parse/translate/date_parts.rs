@@ -221,6 +221,32 @@ fn extract(f: Field, label: String, x: Expr, dialect: Dialect) -> Expr {
     translated.unwrap_or_else(|| untranslated(&label, dialect, vec![x]))
 }
 
+/// `EXTRACT(field FROM x)` as the SQLite reading takes it (`sqlite_reading`): the parts every
+/// engine numbers alike (year, quarter, month, day, day of the year, hour, minute), and the parts
+/// of an `AGE` or of a difference of timestamps as PostgreSQL, the one engine of those that has
+/// them; any other field is untranslated ("EXTRACT(SECOND) in sqlite").
+pub(crate) fn common_extract(f: &DateTimeField, x: Expr) -> Expr {
+    let label = format!("EXTRACT({f})");
+    let common = matches!(
+        unit_of_field(f),
+        Some(
+            Unit::Year
+                | Unit::Quarter
+                | Unit::Month
+                | Unit::Day
+                | Unit::DayOfYear
+                | Unit::Hour
+                | Unit::Minute
+        )
+    );
+    let interval = unit_of_field(f).and_then(|u| part_of_interval(u, &x, Dialect::Postgres));
+    match (interval, common) {
+        (Some(e), _) => e,
+        (None, true) => extract(field(f), label, x, Dialect::Postgres),
+        (None, false) => untranslated(&label, Dialect::Sqlite, vec![x]),
+    }
+}
+
 /// The part a function of `dialect` named `name` gives (`YEAR`, `DAYOFWEEK`, ...), if it is one.
 fn function_part(name: &str, dialect: Dialect) -> Option<Unit> {
     use Dialect::*;

@@ -192,6 +192,23 @@ fn right(x: Expr, n: Expr, dialect: Dialect) -> Option<Expr> {
     })
 }
 
+/// `LEFT(x, n)` (or `RIGHT(x, n)`, `right`) as the SQLite reading of a gold query takes it
+/// (`sqlite_reading`): the translation every dialect shares for a length that is an integer
+/// literal of 0 or more; any other length is untranslated ("LEFT with a length that is not a
+/// literal of 0 or more in sqlite"), since PostgreSQL and MySQL read a negative one differently
+/// and the text does not say which engine it was written for.
+pub(crate) fn common_left_right(right_side: bool, x: Expr, n: Expr) -> Expr {
+    let label = if right_side { "RIGHT" } else { "LEFT" };
+    let construct = format!("{label} with a length that is not a literal of 0 or more");
+    let args = vec![x.clone(), n.clone()];
+    let common = match int_literal(&n) {
+        Some(0..) if right_side => right(x, n, Dialect::Mysql),
+        Some(0..) => left(x, n, Dialect::Mysql),
+        _ => None,
+    };
+    common.unwrap_or_else(|| untranslated(&construct, Dialect::Sqlite, args))
+}
+
 struct Rewrite(Dialect);
 
 impl Rewrite {

@@ -202,10 +202,10 @@ impl Uninterpreted {
 
     /// The functions of a pair ([`Uninterpreted::of`]) where both queries call the same ones, else
     /// none: a function only one query calls is a real function of some engine that the other
-    /// query computes with functions SQLite knows (MySQL's `YEAR(d)` against `strftime('%Y', d)`),
-    /// and no value table stands for it; SQLite then fails the query that calls it and the pair
-    /// stays undecided, as without interpretation. A prediction that cannot be planned keeps the
-    /// gold's functions.
+    /// query computes with functions SQLite knows (MySQL's `DAYOFYEAR(d)` against
+    /// `strftime('%j', d)`), and no value table stands for it; SQLite then fails the query that
+    /// calls it and the pair stays undecided, as without interpretation. A prediction that cannot
+    /// be planned keeps the gold's functions.
     pub fn of_pair(
         (gold_plan, pred_plan): (&QueryPlan, Option<&QueryPlan>),
         [gold, pred]: [&str; 2],
