@@ -191,6 +191,32 @@ def test_limit_ties_dates_and_thresholds(host):
         "SELECT name FROM singer", "SELECT name FROM singer WHERE", DDL]) == 0
 
 
+def test_an_aggregate_equal_to_a_number_parts_from_its_inequalities(host):
+    """A HAVING aggregate compared by `=` with a number is generated just above and below it:
+    `COUNT(DISTINCT salary) = 4` against `> 3` is disproved on a group of 5 distinct salaries
+    (regression: "equivalent", no generated database held such a group); its equivalent forms
+    stay 1. Without random databases, which find such groups by chance on a schema this small."""
+    emp = "CREATE TABLE emp (eid INTEGER PRIMARY KEY, dept INT, salary INT)"
+    norandom = '{"random": 0}'
+    gold = "SELECT dept FROM emp GROUP BY dept HAVING COUNT(DISTINCT salary) = 4"
+    pred = "SELECT dept FROM emp GROUP BY dept HAVING COUNT(DISTINCT salary) > 3"
+    assert host.value("SELECT sql_equivalent(?, ?, ?, ?)", [gold, pred, emp, norandom]) == 0
+    rows = host.table_call("sql_counterexample", [gold, pred], {"schema": emp, "options": norandom})
+    assert rows and rows[0][3] != rows[0][4], rows
+    salaries = {}
+    for r in (json.loads(row) for table, _, row, _, _ in rows if table == "emp"):
+        if r["salary"] is not None:
+            salaries.setdefault(r["dept"], set()).add(r["salary"])
+    assert max(len(s) for s in salaries.values()) >= 5, rows
+    for same in ["SELECT dept FROM emp GROUP BY dept HAVING COUNT(DISTINCT salary) = 4",
+                 "SELECT dept FROM emp GROUP BY dept "
+                 "HAVING COUNT(DISTINCT salary) >= 4 AND COUNT(DISTINCT salary) <= 4"]:
+        assert host.value("SELECT sql_equivalent(?, ?, ?, ?)", [gold, same, emp, norandom]) == 1, same
+    for gold, pred in [("COUNT(*) = 4", "COUNT(*) >= 4"), ("COUNT(*) <> 4", "COUNT(*) < 4")]:
+        pair = [f"SELECT dept FROM emp GROUP BY dept HAVING {q}" for q in (gold, pred)]
+        assert host.value("SELECT sql_equivalent(?, ?, ?, ?)", [*pair, emp, norandom]) == 0, pair
+
+
 def test_text_ranges_and_repeated_join_rows(host):
     """Ranges over substrings and dates of text columns (Z3's string ordering alone gives up on
     them: speculative texts decide them), and COUNT against COUNT(DISTINCT) across a join that

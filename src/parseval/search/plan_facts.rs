@@ -213,9 +213,11 @@ pub(super) fn used_columns(q: &QueryPlan, schema: &Schema) -> HashSet<usize> {
         .collect()
 }
 
-/// Rows per table the query's COUNT thresholds need (`HAVING COUNT(x) > 5` needs 6 rows in a
-/// group) and its LIMITs (`LIMIT 5` needs 6 rows to cut; `LIMIT 2 OFFSET 3`, 6), at most
-/// [`crate::parseval::options::MAX_ROWS_LIMIT`] (a larger LIMIT adds nothing); 0 when it has none.
+/// Rows per table the query's COUNT thresholds need for a group on each side of the threshold
+/// (`HAVING COUNT(x) > 5`, `COUNT(x) <= 5`, `COUNT(x) = 5` and `COUNT(x) <> 5` need 6 rows in
+/// a group; `COUNT(x) >= 5` and `COUNT(x) < 5`, 5) and its LIMITs (`LIMIT 5` needs 6 rows to
+/// cut; `LIMIT 2 OFFSET 3`, 6), at most [`crate::parseval::options::MAX_ROWS_LIMIT`] (a larger
+/// LIMIT adds nothing); 0 when it has none.
 pub(crate) fn threshold_rows(q: &QueryPlan) -> usize {
     let mut counts: HashSet<u32> = HashSet::new();
     let mut need = 0i64;
@@ -238,10 +240,15 @@ pub(crate) fn threshold_rows(q: &QueryPlan) -> usize {
                     _ => (a, 0, false),
                 };
                 match side {
+                    // rows enough for a group on each side of the comparison's edge:
+                    // `COUNT(x) = 4` parts from `COUNT(x) >= 4` only on a group of 5,
+                    // `COUNT(x) < 4` from `COUNT(x) < 5` only on a group of 4
                     Expr::Column(col) if counts.contains(col) => {
                         let n = match (op, flipped) {
-                            (Op::Gt, false) | (Op::Lt, true) => lit + 1,
-                            (Op::GtEq | Op::Eq, _) | (Op::LtEq, true) => lit,
+                            (Op::Eq | Op::NotEq, _)
+                            | (Op::Gt | Op::LtEq, false)
+                            | (Op::Lt | Op::GtEq, true) => lit.saturating_add(1),
+                            (Op::GtEq | Op::Lt, false) | (Op::LtEq | Op::Gt, true) => lit,
                             _ => 0,
                         };
                         *need = (*need).max(n);

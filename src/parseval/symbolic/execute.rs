@@ -1,5 +1,7 @@
 //! Symbolic execution of a plan over the symbolic database, collecting the coverage branches of each operator (paper §3, Table 2).
 
+use std::collections::HashSet;
+
 use z3::ast::{Bool, Int};
 
 use super::aggregate::count;
@@ -39,6 +41,9 @@ pub struct Executor<'a> {
     pub(super) quiet: usize,
     /// Scalar subqueries whose row-count branches were collected (by address, in order).
     pub(super) scalar_subqueries: Vec<usize>,
+    /// The output columns of the aggregate calls executed so far: a HAVING condition's
+    /// aggregates, whose `=` against a constant gets boundary branches of its own.
+    pub(super) aggregates: HashSet<u32>,
 }
 
 pub(super) fn any(conds: Vec<Bool>) -> Bool {
@@ -60,6 +65,7 @@ impl<'a> Executor<'a> {
             next_op: 0,
             quiet: 0,
             scalar_subqueries: Vec::new(),
+            aggregates: HashSet::new(),
         }
     }
 
@@ -313,6 +319,7 @@ impl<'a> Executor<'a> {
             any(exists_all).not(),
         );
         self.argument_branches(op, &a.calls, &input, &same_group);
+        self.aggregates.extend(a.calls.iter().map(|c| c.id));
         let mut rows = Vec::with_capacity(reps.len());
         for (rep, member, i) in &reps {
             let mut vals: Vec<SymVal> = key_pos

@@ -1,8 +1,10 @@
 //! Unit tests of ParSEval as a whole, on small schemas: the databases generated for a query
 //! (`generation`), the verdicts on pairs (`verdicts`) and under the leniency options
-//! (`leniency`), the generator's rows for random satisfiable queries (`nonempty`) and pairs
-//! calling functions the engine does not know (`uninterpreted`).
+//! (`leniency`), the generator's rows for random satisfiable queries (`nonempty`), pairs
+//! calling functions the engine does not know (`uninterpreted`) and aggregates compared with a
+//! number by `=` (`aggregate_edges`).
 
+mod aggregate_edges;
 mod generation;
 mod leniency;
 mod nonempty;
