@@ -184,10 +184,8 @@ pub fn parse(
     // the scale setting (`databases: gold`) keeps the verdict functions' budget, and
     // so does `agreement`: its share is measured on the gold's suite, which a smaller budget
     // makes smaller (BIRD NL2SQL-Bugs under the bird preset: 87 of 874 scores moved)
-    if verdict.databases == Databases::Both && !agreement {
-        if !map.contains_key("work") {
-            verdict.work = DEFAULT_WORK;
-        }
+    if verdict.databases == Databases::Both && !agreement && !map.contains_key("work") {
+        verdict.work = DEFAULT_WORK;
     }
     Ok(SimilarityOptions {
         verdict,
