@@ -9,7 +9,7 @@ fn compute(args: &Args<'_>, name: &'static str) -> Result<Similarity> {
     let opts = options(name, args.opt_text(3)?)?;
     combined::sql_similarity(
         &args.query_as_read(0)?,
-        &args.query_as_read(1)?,
+        &args.query(1)?,
         args.opt_text(2)?,
         &opts,
     )

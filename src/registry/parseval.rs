@@ -15,13 +15,8 @@ use crate::schema::Schema;
 fn decision(args: &Args<'_>, name: &'static str) -> Result<Arc<Decision>> {
     let opts = Options::parse(name, args.opt_text(3)?)?;
     let schema = args.opt_text(2)?;
-    decide_cached(
-        &args.query_as_read(0)?,
-        &args.query_as_read(1)?,
-        schema,
-        &opts,
-    )
-    .map_err(|e| args.rename_error(2, e))
+    decide_cached(&args.query_as_read(0)?, &args.query(1)?, schema, &opts)
+        .map_err(|e| args.rename_error(2, e))
 }
 
 /// `sql_equivalent(gold, pred [, schema [, options]])`: 1, 0 or NULL.

@@ -8,7 +8,7 @@ use super::aggregate::count;
 use super::database::SymDb;
 use super::values::{same_value, SymRel, SymRow, SymVal, Truth};
 use crate::parseval::SearchError;
-use crate::plan::{AggCall, AggFunc, Aggregate, Columns, Expr, Literal, Op, Plan, Sort};
+use crate::plan::{AggCall, AggFunc, Aggregate, ColumnId, Columns, Expr, Literal, Op, Plan, Sort};
 use crate::schema::Schema;
 
 /// Most candidate rows one intermediate relation may hold (joins multiply them).
@@ -43,7 +43,7 @@ pub struct Executor<'a> {
     pub(super) scalar_subqueries: Vec<usize>,
     /// The output columns of the aggregate calls executed so far: a HAVING condition's
     /// aggregates, whose `=` against a constant gets boundary branches of its own.
-    pub(super) aggregates: HashSet<u32>,
+    pub(super) aggregates: HashSet<ColumnId>,
 }
 
 pub(super) fn any(conds: Vec<Bool>) -> Bool {
