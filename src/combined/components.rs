@@ -281,7 +281,7 @@ mod tests {
         .unwrap_err()
         .to_string();
         assert!(
-            e.contains("forgive_ties, components, require_gmn, agreement)"),
+            e.contains("forgive_ties, plausible_dates, components, require_gmn, agreement)"),
             "{e}"
         );
         let agreement = |text: &str| parse("f", Some(text), Semantics::TestSuite).unwrap();

@@ -29,6 +29,9 @@ pub struct Column {
     pub not_null: bool,
     /// The column alone is a key: a single-column `UNIQUE` or a single-column primary key.
     pub unique: bool,
+    /// Holds dates as a declared `DATE` column does, whatever its type: set by the verdict under
+    /// option `plausible_dates` (parseval/verdict/plausible_dates.rs), never by a schema source.
+    pub plausible_dates: bool,
 }
 
 impl Column {
@@ -41,7 +44,7 @@ impl Column {
     /// functions print), not date-times or other text. `DATETIME`, `TIMESTAMP` and Spider's
     /// `time` type make no such promise (they hold dates, date-times and more).
     pub fn holds_dates(&self) -> bool {
-        self.ty.trim().eq_ignore_ascii_case("date")
+        self.plausible_dates || self.ty.trim().eq_ignore_ascii_case("date")
     }
 }
 
@@ -135,6 +138,7 @@ impl Schema {
             ordinal: index + 1,
             not_null: false,
             unique: false,
+            plausible_dates: false,
         });
         if let Some(t) = self.tables.get_mut(table) {
             t.columns.push(index);

@@ -39,6 +39,28 @@ def test_the_bird_preset_forgives_a_null_only_difference_and_says_so(host):
     assert "leniency" not in c and c["score"] < 0.5, c
 
 
+EVENTS = "CREATE TABLE event (event_id INTEGER PRIMARY KEY, event_name TEXT, event_date TEXT)"
+# the year of a date by position and by strftime: they part only on text that is no date
+YEARS = ("SELECT event_name FROM event WHERE SUBSTR(event_date, 1, 4) = '2020'",
+         "SELECT event_name FROM event WHERE strftime('%Y', event_date) = '{}'")
+
+
+@pytest.mark.parametrize("options", ['{"semantics": "set", "plausible_dates": true}', '{"benchmark": "bird"}'])
+def test_plausible_dates_forgives_a_difference_only_text_that_is_no_date_shows(host, sqlite_host, options):
+    right, wrong = YEARS[1].format("2020"), YEARS[1].format("2021")
+    assert host.value("SELECT sql_equivalent(?, ?, ?, '{\"semantics\": \"set\"}')", [YEARS[0], right, EVENTS]) == 0
+    assert host.value("SELECT sql_equivalent(?, ?, ?, ?)", [YEARS[0], right, EVENTS, options]) == 1
+    why = host.value("SELECT sql_equivalent_reason(?, ?, ?, ?)", [YEARS[0], right, EVENTS, options])
+    assert why.startswith("equivalent: ") and why.endswith("plausible_dates)"), why
+    c = json.loads(host.value("SELECT sql_similarity_components(?, ?, ?, ?)", [YEARS[0], right, EVENTS, options]))
+    assert c["verdict"] == 1 and "plausible_dates" in c["leniency"] and c["score"] >= 0.5, c
+    # another year differs on dates, and the counterexample's dates are dates
+    assert host.value("SELECT sql_equivalent(?, ?, ?, ?)", [YEARS[0], wrong, EVENTS, options]) == 0
+    rows = sqlite_host.table_call("sql_counterexample", [YEARS[0], wrong, EVENTS, options])
+    dates = [json.loads(r[2]).get("event_date") for r in rows if r[0] == "event"]
+    assert dates and all(d is None or (len(d) >= 10 and d[4] == d[7] == "-") for d in dates), rows
+
+
 def test_extra_columns_is_its_own_option(host):
     assert host.value("SELECT sql_equivalent(?, ?, ?)", [*WIDER, DDL]) == 0
     options = '{"extra_columns": true}'

@@ -27,16 +27,18 @@ pub const BENCHMARK_KEY: &str = "benchmark";
 /// The options that loosen how two results compare (every function that compares results).
 pub const SHAPE_KEYS: [&str; 3] = ["any_column_order", "extra_columns", "tolerance"];
 
-/// The options that forgive a weak difference, one per kind of weak evidence (ParSEval's verdict
-/// functions only: they judge generated databases, whose NULLs, repeated values, ties and empty
-/// tables a real database may not hold).
-pub const FORGIVE_KEYS: [&str; 6] = [
+/// The options that forgive a weak difference, one per kind of weak evidence, and
+/// `plausible_dates`, which forgives a difference that needs a date column holding text that is
+/// no date (ParSEval's verdict functions only: they judge generated databases, whose NULLs,
+/// repeated values, ties, empty tables and malformed dates a real database may not hold).
+pub const FORGIVE_KEYS: [&str; 7] = [
     "forgive_nulls",
     "forgive_untested_nulls",
     "forgive_repeated_values",
     "forgive_repeats",
     "forgive_empty_input",
     "forgive_ties",
+    "plausible_dates",
 ];
 
 /// Largest accepted `tolerance`.
@@ -121,7 +123,11 @@ pub fn named_benchmark(arg: OptionsArg, map: &Map<String, Json>) -> Result<Optio
 
 /// The weak differences the `bird` preset forgives (measured on the BIRD expert set:
 /// docs/semantics.md#benchmark-presets).
-const BIRD_FORGIVES: [&str; 2] = ["forgive_untested_nulls", "forgive_empty_input"];
+const BIRD_FORGIVES: [&str; 3] = [
+    "forgive_untested_nulls",
+    "forgive_empty_input",
+    "plausible_dates",
+];
 
 /// Replaces `benchmark` in `map` by the options of its preset that `map` does not give; the
 /// preset, if any. An unknown name is an error listing the known ones.
@@ -152,6 +158,7 @@ pub enum Leniency {
     ForgiveRepeats,
     ForgiveEmptyInput,
     ForgiveTies,
+    PlausibleDates,
 }
 
 impl Leniency {
@@ -167,16 +174,18 @@ impl Leniency {
             Leniency::ForgiveRepeats => "forgive_repeats",
             Leniency::ForgiveEmptyInput => "forgive_empty_input",
             Leniency::ForgiveTies => "forgive_ties",
+            Leniency::PlausibleDates => "plausible_dates",
         }
     }
 
-    const FORGIVING: [Leniency; 6] = [
+    const FORGIVING: [Leniency; 7] = [
         Leniency::ForgiveNulls,
         Leniency::ForgiveUntestedNulls,
         Leniency::ForgiveRepeatedValues,
         Leniency::ForgiveRepeats,
         Leniency::ForgiveEmptyInput,
         Leniency::ForgiveTies,
+        Leniency::PlausibleDates,
     ];
 }
 
@@ -193,7 +202,8 @@ pub struct Leniencies {
     tolerance_bits: Option<u64>,
     /// The forgiving leniencies that are on: bit `i` for `Leniency::FORGIVING[i]` (the options
     /// `forgive_nulls`, `forgive_untested_nulls`, `forgive_repeated_values`, `forgive_repeats`,
-    /// `forgive_empty_input`, `forgive_ties`; what each forgives: parseval's checker).
+    /// `forgive_empty_input`, `forgive_ties`, `plausible_dates`; what each forgives: parseval's
+    /// checker and verdict/plausible_dates.rs).
     forgive: u8,
 }
 

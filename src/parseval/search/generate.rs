@@ -10,7 +10,7 @@ use super::plan_facts::{
     with_referenced_tables,
 };
 use super::solver::{bounded_solver, with_bounded_z3};
-use super::text_domains::{date_domain, query_texts, text_domains};
+use super::text_domains::{date_domain, date_time_domain, query_texts, text_domains};
 use super::work_budget::Budget;
 use crate::exec::instance::Database;
 use crate::parseval::options::{Mode, Options};
@@ -219,6 +219,11 @@ fn search_size(
     let mode = opts.mode;
     let (domain, numbers) = speculative.then(|| text_domains(literals, size)).unzip();
     let dates = date_domain(literals, size);
+    let date_times = if schema.columns.iter().any(|c| c.plausible_dates) {
+        date_time_domain(literals, size)
+    } else {
+        Vec::new()
+    };
     let searched = with_bounded_z3(budget.work().cap(), || {
         let meter = budget.context();
         let db = SymDb::new(
@@ -232,6 +237,7 @@ fn search_size(
                 numbers: numbers.as_deref(),
                 computed: &|c| computed.contains(&c),
                 dates: &dates,
+                date_times: &date_times,
             },
         );
         let mut exec = Executor::new(schema, &db, &q.columns);

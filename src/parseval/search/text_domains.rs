@@ -143,6 +143,26 @@ pub fn date_domain(literals: &[String], size: usize) -> Vec<String> {
     out
 }
 
+/// The values of a column that holds dates or date-times under option `plausible_dates`
+/// ([`crate::schema::Column::plausible_dates`]): the dates of [`date_domain`], then the
+/// date-times around each date-shaped literal (a period's first day at midnight, its last day
+/// and the day after it at noon, [`dates_around`]) and one filler date-time.
+pub fn date_time_domain(literals: &[String], size: usize) -> Vec<String> {
+    let mut out = date_domain(literals, size);
+    let times = literals
+        .iter()
+        .take(MAX_LITERALS)
+        .flat_map(|lit| dates_around(lit.trim_end_matches(['%', '_', '-'])))
+        .filter(|d| d.len() > 10)
+        .chain([format!("{} 12:00:00", nth_date(1))]);
+    for t in times {
+        if !out.contains(&t) {
+            out.push(t);
+        }
+    }
+    out
+}
+
 /// Dates far apart, for date arithmetic no literal anchors.
 const SPREAD_DATES: [&str; 4] = ["1925-06-15", "1950-06-15", "1975-06-15", "2020-06-15"];
 

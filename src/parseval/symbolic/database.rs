@@ -26,6 +26,9 @@ pub struct TextDomains<'a> {
     pub computed: &'a dyn Fn(usize) -> bool,
     /// A `DATE` column's value, always.
     pub dates: &'a [String],
+    /// The value of a column that holds dates or date-times under option `plausible_dates`
+    /// ([`crate::schema::Column::plausible_dates`]), always.
+    pub date_times: &'a [String],
 }
 
 /// One table's candidate tuples.
@@ -196,7 +199,13 @@ impl SymDb {
                                     let k = Int::new_const(format!("{name}_k"));
                                     // a date is always a choice (the dates are never empty)
                                     let numeric = (domains.computed)(c);
-                                    let chosen = if date {
+                                    let plausible = schema
+                                        .columns
+                                        .get(c)
+                                        .is_some_and(|col| col.plausible_dates);
+                                    let chosen = if date && plausible {
+                                        choice(domains.date_times, &k)
+                                    } else if date {
                                         choice(domains.dates, &k)
                                     } else {
                                         let domain = match domains.numbers {

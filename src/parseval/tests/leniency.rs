@@ -181,3 +181,50 @@ fn untested_nulls_are_forgiven_tested_ones_are_not() {
     assert_eq!(d.value(), Some(1), "{}", d.reason());
     assert_eq!(d.leniency, [Leniency::ForgiveNulls]);
 }
+
+#[test]
+fn plausible_dates_forgives_a_difference_only_text_that_is_no_date_shows() {
+    let events =
+        "CREATE TABLE event(event_id INTEGER PRIMARY KEY, event_name TEXT, event_date TEXT)";
+    let gold = "SELECT event_name FROM event WHERE SUBSTR(event_date, 1, 4) = '2020'";
+    let pred = |year: &str| {
+        format!("SELECT event_name FROM event WHERE strftime('%Y', event_date) = '{year}'")
+    };
+    let decided = |pred: &str, o: &Options| decide_cached(gold, pred, Some(events), o).unwrap();
+    // a TEXT column may hold '2020' or '2020x', on which the two years part
+    let d = decided(&pred("2020"), &lenient(r#""seed": 0"#));
+    assert_eq!(d.value(), Some(0), "{}", d.reason());
+    let dates = lenient(r#""plausible_dates": true"#);
+    let d = decided(&pred("2020"), &dates);
+    assert_eq!(d.value(), Some(1), "{}", d.reason());
+    assert_eq!(d.leniency, [Leniency::PlausibleDates]);
+    assert!(
+        d.reason().ends_with("(with the leniency plausible_dates)"),
+        "{}",
+        d.reason()
+    );
+    // a wrong year still differs, on a database whose dates are dates
+    let d = decided(&pred("2021"), &dates);
+    let Verdict::Different(c) = &d.verdict else {
+        panic!("{}", d.reason());
+    };
+    let texts: Vec<&str> = c.db.tables[0]
+        .rows
+        .iter()
+        .filter_map(|row| match &row[2] {
+            rusqlite::types::Value::Text(t) => Some(t.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        !texts.is_empty()
+            && texts
+                .iter()
+                .all(|t| verdict::plausible_dates::well_formed_date(t)),
+        "{texts:?}"
+    );
+    // the bird preset holds it
+    let bird = Options::parse("sql_equivalent", Some(r#"{"benchmark": "bird"}"#)).unwrap();
+    assert!(bird.leniency.forgives(Leniency::PlausibleDates));
+    assert_eq!(decided(&pred("2020"), &bird).value(), Some(1));
+}

@@ -13,11 +13,13 @@ use super::checker::{Checker, Source};
 use super::decision::{Decision, Verdict};
 use super::evidence::Evidence;
 use super::gold_suite::gold_suite;
+use super::plausible_dates;
 use super::random_databases::RandomDatabases;
 use super::sqlite_text::for_sqlite;
 use crate::cache::NamedCache;
 use crate::error::Result;
 use crate::exec::instance::Outcome;
+use crate::exec::leniency::Leniency;
 use crate::parse::dialect::{untag, untag_lenient, Dialect};
 use crate::parseval::options::{Options, Semantics};
 use crate::parseval::search::generate::Generated;
@@ -84,11 +86,16 @@ pub fn decide_cached(
         opts,
         written.unwrap_or("\u{2}")
     );
-    Ok(DECISIONS.get().get_or_insert_if(
-        &key,
-        || decide_with([gold, written.unwrap_or(gold)], pred, s, schema, opts),
-        |d| !d.capped,
-    ))
+    let texts = [gold, written.unwrap_or(gold)];
+    let decide = |s: Arc<Schema>, schema: Option<&str>| decide_with(texts, pred, s, schema, opts);
+    let fresh = || {
+        if !opts.leniency.forgives(Leniency::PlausibleDates) {
+            return decide(s.clone(), schema);
+        }
+        let plans = [gold, pred].map(|q| crate::plan::plan_sql(q, &s).ok());
+        plausible_dates::decide_plausibly(s.clone(), schema, plans.iter().flatten(), decide)
+    };
+    Ok(DECISIONS.get().get_or_insert_if(&key, fresh, |d| !d.capped))
 }
 
 /// Whether `pred` is the gold query itself: both texts read as SQLite (the prediction through its

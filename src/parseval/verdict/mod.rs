@@ -5,7 +5,8 @@
 //! runs both queries on each database; `gold_suite` caches the gold's databases per gold;
 //! `value_variants` and `random_databases` make more databases; `evidence`,
 //! `repeated_values` and `limit_ties` say how strong a difference is, `null_tests` whether a
-//! NULL it needs is one the queries test for; `sqlite_text` is the text
+//! NULL it needs is one the queries test for, `plausible_dates` whether it needs a date column
+//! holding text that is no date (option `plausible_dates`); `sqlite_text` is the text
 //! SQLite runs for a query written for another engine; `uninterpreted` gives the functions the
 //! engine does not know a value table per database.
 
@@ -17,6 +18,7 @@ pub mod evidence;
 pub mod gold_suite;
 pub mod limit_ties;
 pub mod null_tests;
+pub mod plausible_dates;
 pub mod random_databases;
 pub mod repeated_values;
 pub mod sqlite_text;

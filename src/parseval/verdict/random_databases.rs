@@ -13,7 +13,7 @@ use rusqlite::types::Value;
 use super::evidence::fresh_value;
 use crate::exec::instance::{Database, TableRows};
 use crate::parseval::search::plan_facts::{column_hints, scanned_tables, with_referenced_tables};
-use crate::parseval::search::text_domains::date_domain;
+use crate::parseval::search::text_domains::{date_domain, date_time_domain};
 use crate::parseval::symbolic::values::Sort;
 use crate::plan::QueryPlan;
 use crate::schema::{Affinity, Column, Schema};
@@ -266,12 +266,17 @@ enum DomainKind {
     /// A text column a query uses as a number.
     NumberTexts,
     Dates,
+    /// A column that holds dates or date-times under option `plausible_dates`.
+    DateTimes,
 }
 
 impl DomainKind {
     /// A date column's dates, a number column's numbers (by its affinity), a text column's
     /// texts (with numbers where a query uses it as a number: `numeric_use`).
     fn of(column: &Column, numeric_use: bool) -> DomainKind {
+        if column.plausible_dates {
+            return DomainKind::DateTimes;
+        }
         if column.holds_dates() {
             return DomainKind::Dates;
         }
@@ -295,6 +300,7 @@ struct Domains {
     texts: Domain,
     number_texts: Domain,
     dates: Domain,
+    date_times: Domain,
 }
 
 impl Domains {
@@ -348,6 +354,7 @@ impl Domains {
             integers: Domain::Integers(integers),
             reals: Domain::Reals(reals),
             dates: Domain::Texts(date_domain(literals, 3)),
+            date_times: Domain::Texts(date_time_domain(literals, 3)),
         }
     }
 
@@ -358,6 +365,7 @@ impl Domains {
             DomainKind::Texts => &self.texts,
             DomainKind::NumberTexts => &self.number_texts,
             DomainKind::Dates => &self.dates,
+            DomainKind::DateTimes => &self.date_times,
         }
     }
 }
