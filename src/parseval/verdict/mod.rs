@@ -18,6 +18,7 @@ pub mod gold_suite;
 pub mod limit_ties;
 pub mod null_tests;
 pub mod random_databases;
+mod random_first;
 pub mod repeated_values;
 pub mod sqlite_text;
 pub mod uninterpreted;
