@@ -246,9 +246,7 @@ fn decide_with(
     checker.leniency = opts.leniency;
     let mut suites: Vec<Arc<Generated>> = Vec::new();
     let suite_for = |o: &Options| gold_suite(schema_text, &schema, gold, &gold_plan, o);
-    let mut found = checker
-        .empty()
-        .or_else(|| {
+    let mut found = checker.empty().or_else(|| {
         checker.search(
             (opts, true),
             &work,
