@@ -10,21 +10,36 @@ from test_parseval import DDL, rebuilt
 GOLD_ONLY = '{"databases": "gold"}'
 # the gold has no branch on age = 77: only the prediction's own search makes a singer aged 77
 GOLD, PRED = "SELECT name FROM singer", "SELECT name FROM singer WHERE age <> 77 OR age IS NULL"
+# without random databases, the first of which would show the difference before that search
+NO_RANDOM = '{"random": 0}'
 
 
 def test_the_predictions_own_search_finds_what_the_golds_databases_miss(host):
-    assert host.value("SELECT sql_equivalent(?, ?, ?)", [GOLD, PRED, DDL]) == 0
-    rows = host.table_call("sql_counterexample", [GOLD, PRED], {"schema": DDL})
+    assert host.value("SELECT sql_equivalent(?, ?, ?, ?)", [GOLD, PRED, DDL, NO_RANDOM]) == 0
+    reason = host.value("SELECT sql_equivalent_reason(?, ?, ?, ?)", [GOLD, PRED, DDL, NO_RANDOM])
+    assert "on a generated database" in reason, reason
+    rows = host.table_call("sql_counterexample", [GOLD, PRED], {"schema": DDL, "options": NO_RANDOM})
     assert any("77" in json.dumps(list(r)) for r in rows), rows
     assert host.value("SELECT sql_equivalent(?, ?, ?, ?)", [GOLD, PRED, DDL, GOLD_ONLY]) == 1
     reason = host.value("SELECT sql_equivalent_reason(?, ?, ?, ?)", [GOLD, PRED, DDL, GOLD_ONLY])
     assert reason.startswith("equivalent: ") and "(the gold query's only)" in reason, reason
     assert host.table_call("sql_counterexample", [GOLD, PRED], {"schema": DDL, "options": GOLD_ONLY}) == []
-    both = json.loads(host.value("SELECT sql_similarity_components(?, ?, ?)", [GOLD, PRED, DDL]))
+    both = json.loads(host.value("SELECT sql_similarity_components(?, ?, ?, ?)", [GOLD, PRED, DDL, NO_RANDOM]))
     fast = json.loads(host.value("SELECT sql_similarity_components(?, ?, ?, ?)", [GOLD, PRED, DDL, GOLD_ONLY]))
     assert both["verdict"] == 0 and both["score"] <= 0.25
     assert fast["verdict"] == 1 and fast["score"] >= 0.5 and fast["work"] < both["work"]
     assert fast["components"] == both["components"]
+
+
+def test_the_first_random_databases_go_before_the_predictions_search(host):
+    reason = host.value("SELECT sql_equivalent_reason(?, ?, ?)", [GOLD, PRED, DDL])
+    assert reason.startswith("not equivalent: ") and "on a random database" in reason, reason
+    rows = host.table_call("sql_counterexample", [GOLD, PRED], {"schema": DDL})
+    assert any("77" in json.dumps(list(r)) for r in rows), rows
+    searched = json.loads(host.value("SELECT sql_similarity_components(?, ?, ?, ?)", [GOLD, PRED, DDL, NO_RANDOM]))
+    first = json.loads(host.value("SELECT sql_similarity_components(?, ?, ?)", [GOLD, PRED, DDL]))
+    assert first["verdict"] == searched["verdict"] == 0 and first["evidence"] == "ordinary"
+    assert first["score"] == searched["score"] and first["work"] < searched["work"]
 
 
 def test_gold_databases_decide_ordinary_differences(host):

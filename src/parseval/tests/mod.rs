@@ -1,13 +1,15 @@
 //! Unit tests of ParSEval as a whole, on small schemas: the databases generated for a query
 //! (`generation`), the verdicts on pairs (`verdicts`) and under the leniency options
 //! (`leniency`), the generator's rows for random satisfiable queries (`nonempty`), pairs
-//! calling functions the engine does not know (`uninterpreted`) and aggregates compared with a
-//! number by `=` (`aggregate_edges`).
+//! calling functions the engine does not know (`uninterpreted`), aggregates compared with a
+//! number by `=` (`aggregate_edges`) and the random databases tried before the prediction's
+//! own search (`random_first`).
 
 mod aggregate_edges;
 mod generation;
 mod leniency;
 mod nonempty;
+mod random_first;
 mod uninterpreted;
 mod verdicts;
 

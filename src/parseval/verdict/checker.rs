@@ -134,11 +134,11 @@ pub(super) enum Source {
 pub(super) struct Checker<'a> {
     gold: &'a str,
     pred: &'a str,
-    schema: &'a Schema,
+    pub(super) schema: &'a Schema,
     gold_plan: &'a QueryPlan,
     pred_plan: Option<&'a QueryPlan>,
-    /// Both queries' literals, for the value variants.
-    literals: &'a [String],
+    /// Both queries' literals, for the value variants and the random databases.
+    pub(super) literals: &'a [String],
     /// The functions the queries call that the engine does not know (uninterpreted.rs).
     pub(super) functions: Uninterpreted,
     /// Those of them a query called on some database.
@@ -236,9 +236,11 @@ impl<'a> Checker<'a> {
     /// predictions), then the prediction's (each suite kept in `suites`); Some when a database
     /// decides before the budget runs out. The prediction's search is skipped when its plan is
     /// the gold's (it would generate the gold's databases) and under option `databases: gold`.
+    /// In the `first` round, the first random databases go before the prediction's search
+    /// (random_first.rs).
     pub(super) fn search(
         &mut self,
-        opts: &Options,
+        (opts, first): (&Options, bool),
         work: &Work,
         gold_suite: impl FnOnce() -> Arc<GoldSuite>,
         gold_texts: &[String],
@@ -259,6 +261,11 @@ impl<'a> Checker<'a> {
         if let Some(pp) = self.pred_plan {
             let same = self.pred_is_gold && !gold.generated.exhausted;
             if !same && !work.all().exhausted() {
+                if first {
+                    if let Some(v) = self.random_first(opts, &[self.gold_plan, pp]) {
+                        return Some(v);
+                    }
+                }
                 // the prediction's own search: its mode, and at most its share of the budget
                 let own = Options {
                     mode: opts.prediction_mode,

@@ -20,6 +20,7 @@ pub mod limit_ties;
 pub mod null_tests;
 pub mod plausible_dates;
 pub mod random_databases;
+mod random_first;
 pub mod repeated_values;
 pub mod sqlite_text;
 pub mod uninterpreted;
