@@ -68,7 +68,8 @@ pub fn column_hints(q: &QueryPlan, schema: &Schema) -> HashMap<usize, Sort> {
             });
             let textual = matches!(op, Op::Like | Op::Glob | Op::Concat)
                 || matches!(op, Op::Function(f) if ["substr", "substring", "strftime", "date", "datetime",
-                    "julianday", "instr", "replace", "lower", "upper", "trim", "length"].contains(&f.as_str()))
+                    "julianday", "instr", "replace", "lower", "upper", "trim", "length", "glob"]
+                    .contains(&f.as_str()))
                 || (cmp && has_text);
             // a column equated with a number that has a fraction (`price = 548.4`) holds reals:
             // no integer equals it

@@ -1,6 +1,6 @@
 //! The three-valued truth of a condition in a row: AND, OR, NOT, NULL tests, comparisons (with
-//! SQLite's affinity rules between numbers and text), BETWEEN, IN lists, LIKE over literal
-//! patterns, and EXISTS, IN and scalar subqueries.
+//! SQLite's affinity rules between numbers and text), BETWEEN, IN lists, LIKE and `glob(..)`
+//! over literal patterns, and EXISTS, IN and scalar subqueries.
 
 use z3::ast::{Bool, Int, String as ZString};
 
@@ -39,10 +39,23 @@ impl TextLiteral for Term {
 
 /// `value LIKE pattern` for patterns of literal segments around `%` (no `_`); None otherwise.
 fn like(s: &ZString, pattern: &str) -> Option<Bool> {
-    if pattern.contains('_') || pattern.contains('\\') {
+    wildcard_match(s, pattern, '%', &['_', '\\'])
+}
+
+/// `glob(pattern, value)` (SQLite's GLOB, which tells letter case apart, as Z3's strings do) for
+/// patterns of literal segments around `*` (no `?` or `[`); None otherwise. The dialect
+/// translation writes a case-sensitive LIKE this way (`parse::translate::string_case`).
+fn glob(s: &ZString, pattern: &str) -> Option<Bool> {
+    wildcard_match(s, pattern, '*', &['?', '[', ']'])
+}
+
+/// A pattern of literal segments around the wildcard `any` (which matches any text) as a
+/// constraint on `s`; None for a pattern with one of the `other` special characters.
+fn wildcard_match(s: &ZString, pattern: &str, any: char, other: &[char]) -> Option<Bool> {
+    if pattern.contains(other) {
         return None;
     }
-    let parts: Vec<&str> = pattern.split('%').collect();
+    let parts: Vec<&str> = pattern.split(any).collect();
     let lit = z3_string;
     Some(match parts.as_slice() {
         [exact] => s.eq(lit(exact)?),
@@ -211,6 +224,21 @@ impl Executor<'_> {
                         Truth::guarded(c, &v.null)
                     }
                     _ => Truth::unknown(),
+                }
+            }
+            Op::Function(name) if name == "glob" && args.len() == 2 => {
+                let Expr::Literal(Literal::Text(p)) = &args[0] else {
+                    return None;
+                };
+                let v = self.value(&args[1], env);
+                match &v.term {
+                    Some(Term::Text(s)) if glob(s, p).is_some() => {
+                        let c = lift(s, &mut |s| {
+                            glob(s, p).unwrap_or_else(|| Bool::from_bool(false))
+                        });
+                        Truth::guarded(c, &v.null)
+                    }
+                    _ => return None,
                 }
             }
             _ => return None,

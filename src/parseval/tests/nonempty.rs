@@ -188,3 +188,29 @@ fn a_column_equated_with_a_fraction_finds_rows() {
         assert!(finds_rows_in(q, schema), "{q} over {schema:?}");
     }
 }
+
+/// A case-sensitive LIKE of another dialect is SQLite's `glob(..)` (`translate::string_case`):
+/// read as an unconstrained call, no generated row matched `glob('*North*', name)`, and a
+/// PostgreSQL query and its respelling were "unknown: no rows on every database".
+#[test]
+fn a_glob_pattern_finds_rows() {
+    use crate::parse::dialect::{tag, Dialect};
+    use crate::parse::translate::sqlite_text;
+    let pg = tag(
+        "SELECT e.eid FROM emp e WHERE e.name LIKE '%North%' AND e.name NOT LIKE 'x%'",
+        Dialect::Postgres,
+    );
+    let translated = sqlite_text(&pg).unwrap().into_owned();
+    assert!(
+        translated.contains("glob('*North*', e.name)"),
+        "{translated}"
+    );
+    for q in [
+        "SELECT e.eid FROM emp e WHERE glob('*North*', e.name)",
+        "SELECT e.eid FROM emp e WHERE glob('Jo*', e.name) AND glob('*n', e.name)",
+        "SELECT d.did FROM dept d WHERE glob('Da*l*s', d.loc)",
+        translated.as_str(),
+    ] {
+        assert!(finds_rows(q), "{q}");
+    }
+}

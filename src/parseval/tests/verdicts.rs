@@ -419,6 +419,28 @@ fn an_average_over_a_join_that_repeats_a_row_differs_from_one_over_in() {
     assert_eq!(d.value(), Some(0), "{}", d.reason());
 }
 
+/// Spider-DK pair 1721 in PostgreSQL: the same query with its table name in another case was
+/// "unknown: both queries return no rows on every generated database", since the generator
+/// read the translation's `glob('*North*', country)` as an unconstrained call.
+#[test]
+fn a_case_sensitive_like_in_another_dialect_is_decided() {
+    use crate::parse::dialect::{tag, Dialect};
+    use crate::parse::translate::sqlite_text;
+    // the translation of the gold, as SQLite reads it (two patterns: no one text of a pattern
+    // itself matches both, as '*North*' alone matches glob('*North*', ..))
+    let gold = "SELECT name FROM Singer WHERE glob('No*', country) AND glob('*th', country)";
+    let pred = "SELECT name FROM singer WHERE country LIKE 'No%' AND country LIKE '%th'";
+    for d in [Dialect::Postgres, Dialect::Duckdb, Dialect::Bigquery] {
+        let translated = sqlite_text(&tag(pred, d)).unwrap().into_owned();
+        let v = verdict(gold, &translated);
+        assert_eq!(v.value(), Some(1), "{d:?}: {}", v.reason());
+        assert!(v.reason().contains("generated databases"), "{}", v.reason());
+    }
+    // SQLite's own LIKE ignores case
+    let v = verdict(gold, pred);
+    assert_eq!(v.value(), Some(0), "{}", v.reason());
+}
+
 #[test]
 fn a_translation_that_sqlite_rejects_disproves_nothing() {
     use crate::parse::dialect::{tag, Dialect};
