@@ -115,6 +115,9 @@ impl Executor<'_> {
                     .or_else(|| self.comparison_truth(op, args, env));
                 match t {
                     Some(t) => t,
+                    // a predicate no rule above models (LIKE with an ESCAPE, an arity the rules
+                    // do not take): its value asks for its truth, so it is left to execution
+                    None if op.is_predicate() => Truth::unknown(),
                     None => {
                         let v = self.value(e, env);
                         self.nonzero(&v)
