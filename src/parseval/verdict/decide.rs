@@ -92,8 +92,14 @@ pub fn decide_cached(
         if !opts.leniency.forgives(Leniency::PlausibleDates) {
             return decide(s.clone(), schema);
         }
-        let plans = [gold, pred].map(|q| crate::plan::plan_sql(q, &s).ok());
-        plausible_dates::decide_plausibly(s.clone(), schema, plans.iter().flatten(), decide)
+        // the queries are planned for their date columns only where a difference needs them
+        let plans = || {
+            [gold, pred]
+                .iter()
+                .filter_map(|q| crate::plan::plan_sql(q, &s).ok())
+                .collect()
+        };
+        plausible_dates::decide_plausibly(s.clone(), schema, plans, decide)
     };
     Ok(DECISIONS.get().get_or_insert_if(&key, fresh, |d| !d.capped))
 }

@@ -207,20 +207,21 @@ pub fn with_dates(schema: &Schema, dates: &[bool]) -> Option<Schema> {
 }
 
 /// The verdict `decide` gives on `schema` (keyed by `schema_text`, None: by the model), and,
-/// when its counterexample holds text that is no date in a date column of `plans`, the verdict
-/// on `schema` with those columns holding dates: equivalent there, with the leniency
-/// `plausible_dates` named; a difference there stands; undecided there, the first verdict stays.
-pub fn decide_plausibly<'a>(
+/// when its counterexample holds text that is no date in a date column of the queries (planned
+/// by `plans` only then), the verdict on `schema` with those columns holding dates: equivalent
+/// there, with the leniency `plausible_dates` named; a difference there stands; undecided
+/// there, the first verdict stays.
+pub fn decide_plausibly(
     schema: Arc<Schema>,
     schema_text: Option<&str>,
-    plans: impl IntoIterator<Item = &'a QueryPlan>,
+    plans: impl FnOnce() -> Vec<QueryPlan>,
     decide: impl Fn(Arc<Schema>, Option<&str>) -> Decision,
 ) -> Decision {
     let first = decide(schema.clone(), schema_text);
     let Verdict::Different(c) = &first.verdict else {
         return first;
     };
-    let dates = date_columns(&schema, plans);
+    let dates = date_columns(&schema, &plans());
     if !holds_malformed_date(&schema, &c.db, &dates) {
         return first;
     }
