@@ -1,7 +1,10 @@
 //! Verdicts on pairs: equivalent rewrites, counterexamples backed by a database, ties at a
 //! LIMIT cut-off, NULL-only and repeated-value evidence, and the gold's databases alone.
 
-use super::{test_suite, value, verdict, verdict_with, DDL, DOGS, OVER_JOIN};
+use super::{
+    aged_77_by_the_predictions_search, test_suite, value, verdict, verdict_with, AGED_77, DDL,
+    DOGS, OVER_JOIN,
+};
 use crate::exec::instance::Outcome;
 use crate::parseval::verdict::decide::{decide, schema_for};
 use crate::parseval::verdict::limit_ties::{cutoff, Cutoff};
@@ -293,19 +296,9 @@ fn projection_differences_get_their_own_databases() {
 
 #[test]
 fn gold_databases_alone_miss_what_only_the_predictions_branches_show() {
-    // the gold has no branch on age = 77; the prediction's own search makes a singer aged 77
-    let (gold, pred) = (
-        "SELECT name FROM singer",
-        "SELECT name FROM singer WHERE age <> 77 OR age IS NULL",
-    );
-    // no random databases: the first of them would show it before the prediction's search
-    let searched = Options {
-        random: Some(0),
-        ..Options::default()
-    };
-    let both = verdict_with(gold, pred, &searched);
-    assert_eq!(both.value(), Some(0), "{}", both.reason());
-    assert!(!both.random, "{}", both.reason());
+    // the prediction's own search makes a singer aged 77
+    let (gold, pred) = AGED_77;
+    let both = aged_77_by_the_predictions_search();
     let gold_only = Options {
         databases: options::Databases::Gold,
         ..Options::default()
