@@ -100,6 +100,19 @@ def test_a_second_round_adds_databases_to_an_equivalence(host):
     assert one.split("covering ")[1] == two.split("covering ")[1]
 
 
+def test_a_weak_difference_starts_no_second_round(host):
+    """The first round finds a difference that needs NULLs: another round would only look for
+    stronger evidence of it, so two rounds spend the work of one."""
+    gold, pred = "SELECT count(*) FROM singer", "SELECT count(country) FROM singer"
+    spent = {}
+    for rounds in (1, 2):
+        options = json.dumps({"rounds": rounds, "semantics": "test-suite"})
+        c = json.loads(host.value("SELECT sql_similarity_components(?, ?, ?, ?)", [gold, pred, DDL, options]))
+        assert c["evidence"] == "null-dependent" and c["verdict"] is None, c
+        spent[rounds] = c["work"]
+    assert spent[1] == spent[2] > 0, spent
+
+
 @pytest.mark.parametrize("rounds", ["0", "5", '"two"'])
 def test_rounds_out_of_range_name_the_option(host, rounds):
     with pytest.raises(HostError, match=r"sql_equivalent\(\): argument 'options'.*'rounds'"):

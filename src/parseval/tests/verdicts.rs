@@ -332,6 +332,32 @@ fn a_null_only_difference_is_no_verdict_under_test_suite() {
 }
 
 #[test]
+fn a_weak_difference_starts_no_second_round() {
+    // the first round finds the difference that needs NULLs; a second round would only look
+    // for stronger evidence of it, so two rounds spend what one does
+    let (gold, pred) = (
+        "SELECT count(*) FROM singer",
+        "SELECT count(country) FROM singer",
+    );
+    let rounds = |n| {
+        let o = Options {
+            rounds: Some(n),
+            ..test_suite()
+        };
+        verdict_with(gold, pred, &o)
+    };
+    let (one, two) = (rounds(1), rounds(2));
+    assert!(matches!(&two.verdict, Verdict::Different(c) if c.evidence == Evidence::NullDependent));
+    assert_eq!(
+        (one.work, one.databases),
+        (two.work, two.databases),
+        "{} | {}",
+        one.reason(),
+        two.reason()
+    );
+}
+
+#[test]
 fn a_number_met_by_a_text_column_compares_as_text() {
     // SQLite applies the column's TEXT affinity to the literal: `country < 8` is `country < '8'`,
     // so the generator must find a text below '8' (before, it modelled no such comparison and the
