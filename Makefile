@@ -308,9 +308,11 @@ FUZZ_INPUTS ?= 1000000
 FUZZ_PARSEVAL_INPUTS ?= $(FUZZ_INPUTS)
 FUZZ_SEED ?= 1
 FUZZ_SLOW_MS ?= 5000
+# index of the first input: FUZZ_FIRST=F FUZZ_INPUTS=N runs inputs F..F+N (a long run in parts)
+FUZZ_FIRST ?= 0
 ## Fuzz every entry point, each dialect's too, with FUZZ_INPUTS inputs each (hours)
 fuzz: $(Z3_DIR)/$(Z3_SONAME)
-	$(CARGO) run --release --example fuzz -- --entry all --inputs $(FUZZ_INPUTS) \
+	$(CARGO) run --release --example fuzz -- --entry all --inputs $(FUZZ_INPUTS) --first $(FUZZ_FIRST) \
 	  --parseval-inputs $(FUZZ_PARSEVAL_INPUTS) --seed $(FUZZ_SEED) --slow-ms $(FUZZ_SLOW_MS)
 
 ## The short fuzz run (5,000 inputs per entry point, 2,000 for ParSEval)

@@ -56,6 +56,9 @@ use std::process::{Command, ExitCode};
 pub struct Cli {
     pub entries: Vec<String>,
     pub inputs: u64,
+    /// Index of the first input: `--first F --inputs N` runs inputs F..F+N, so a long run can
+    /// be split into parts that together run the same inputs.
+    pub first: u64,
     /// Inputs of the parseval entry, whose inputs cost a thousand times more (default: `inputs`).
     pub parseval_inputs: Option<u64>,
     pub seed: u64,
@@ -74,13 +77,14 @@ pub struct Cli {
 }
 
 const USAGE: &str = "usage: fuzz [--entry parse|plan|spider|schema|parseval|gmn|postgres|mysql|duckdb|\
-snowflake|bigquery|ansi|all] [--inputs N] \
+snowflake|bigquery|ansi|all] [--inputs N] [--first INDEX] \
 [--parseval-inputs N] [--seed S] [--threads T] [--stack-kib K] [--only INDEX] [--slow-ms MS] [--parseval-options JSON] [--max-rss-mib MIB]";
 
 fn parse_cli() -> Result<Cli, String> {
     let mut cli = Cli {
         entries: entries::ENTRIES.iter().map(|e| e.to_string()).collect(),
         inputs: 1_000_000,
+        first: 0,
         parseval_inputs: None,
         seed: 1,
         threads: std::thread::available_parallelism().map_or(2, |n| n.get()),
@@ -115,6 +119,7 @@ fn parse_cli() -> Result<Cli, String> {
                 cli.entries = names;
             }
             "--inputs" => cli.inputs = number(&value)?,
+            "--first" => cli.first = number(&value)?,
             "--parseval-inputs" => cli.parseval_inputs = Some(number(&value)?),
             "--seed" => cli.seed = number(&value)?,
             "--threads" => cli.threads = number(&value)?.max(1) as usize,
@@ -154,6 +159,8 @@ fn supervise(cli: &Cli) -> ExitCode {
                 &inputs.to_string(),
                 "--seed",
                 &cli.seed.to_string(),
+                "--first",
+                &cli.first.to_string(),
             ])
             .args(["--threads", &cli.threads.to_string()])
             .args(["--stack-kib", &cli.stack_kib.to_string()])

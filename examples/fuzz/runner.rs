@@ -238,7 +238,8 @@ fn run_input(cli: &Cli, ctx: &Context, entry: &str, index: u64, stats: &mut Stat
     stats.note_time(took, index, &calls);
 }
 
-/// Runs `cli.inputs` inputs of `entry` and prints its report; true when there was no finding.
+/// Runs `cli.inputs` inputs of `entry` from index `cli.first` and prints its report; true when
+/// there was no finding.
 pub fn run_entry(cli: &Cli, ctx: &Context, entry: &str) -> bool {
     let _ = std::fs::create_dir_all(&cli.out_dir);
     let pool = match rayon::ThreadPoolBuilder::new()
@@ -268,15 +269,16 @@ pub fn run_entry(cli: &Cli, ctx: &Context, entry: &str) -> bool {
             .map(|chunk| {
                 let mut stats = Stats::default();
                 let end = ((chunk + 1) * CHUNK).min(cli.inputs);
-                for index in chunk * CHUNK..end {
+                for index in cli.first + chunk * CHUNK..cli.first + end {
                     run_input(cli, ctx, entry, index, &mut stats);
                 }
                 let done = chunks_done.fetch_add(1, Ordering::Relaxed) + 1;
                 if done.is_multiple_of(progress_every) {
                     eprintln!(
-                        "   {entry}: {} of {} inputs, {:.0} s",
+                        "   {entry}: {} of {} inputs from index {}, {:.0} s",
                         (done * CHUNK).min(cli.inputs),
                         cli.inputs,
+                        cli.first,
                         start.elapsed().as_secs_f64()
                     );
                 }
@@ -312,8 +314,9 @@ fn report(cli: &Cli, entry: &str, stats: &mut Stats, took: Duration) {
         );
     }
     println!(
-        "== {entry}: {} inputs ({} calls) in {secs:.1} s: {:.0} inputs/s on {} threads with {} KiB stacks; peak memory {} MiB; findings: {}",
+        "== {entry}: {} inputs from index {} ({} calls) in {secs:.1} s: {:.0} inputs/s on {} threads with {} KiB stacks; peak memory {} MiB; findings: {}",
         stats.inputs,
+        cli.first,
         stats.calls,
         stats.inputs as f64 / secs,
         cli.threads,
