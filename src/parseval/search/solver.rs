@@ -97,6 +97,10 @@ fn run_in_context<R: Send + Sync>(deadline: Instant, f: impl FnOnce() -> R + Sen
         let handle = ctx.handle();
         let (done, wait) = mpsc::channel::<()>();
         std::thread::scope(|scope| {
+            // owned by this closure, so a panic in `f` drops it while unwinding: the watchdog
+            // sees the channel close and ends at once, instead of the scope waiting out the
+            // deadline for it
+            let done = done;
             scope.spawn(move || {
                 let left = deadline.saturating_duration_since(Instant::now()) + WATCHDOG_GRACE;
                 if let Err(RecvTimeoutError::Timeout) = wait.recv_timeout(left) {
@@ -125,6 +129,25 @@ mod tests {
     use super::*;
     use z3::ast::{Int, String as ZString};
     use z3::SatResult;
+
+    #[test]
+    fn a_failing_solver_returns_without_waiting_for_its_watchdog() {
+        // a Z3 failure panics inside the context; the watchdog must not hold the call until
+        // the deadline (it did: fuzz mysql seed 1 #850963 took the whole 300-second cap)
+        let start = Instant::now();
+        let r = with_bounded_z3(start + Duration::from_secs(120), || -> u32 {
+            panic!("a null result from Z3")
+        });
+        assert!(
+            matches!(&r, Err(SearchError::Solver(m)) if m.contains("null result")),
+            "{r:?}"
+        );
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "{:?}",
+            start.elapsed()
+        );
+    }
 
     #[test]
     fn solves_ints_and_strings_with_the_wheel_libz3() {
