@@ -233,11 +233,10 @@ impl<'a> Checker<'a> {
     }
 
     /// The gold's generated databases (`gold_suite`: generated from the gold alone, shared by its
-    /// predictions), then the prediction's (each suite kept in `suites`); Some when a database
-    /// decides before the budget runs out. The prediction's search is skipped when its plan is
-    /// the gold's (it would generate the gold's databases) and under option `databases: gold`.
-    /// In the `first` round, the first random databases go before the prediction's search
-    /// (random_first.rs).
+    /// predictions), then, in the `first` round, the prediction's (each suite kept in `suites`);
+    /// Some when a database decides before the budget runs out. The prediction's search is
+    /// skipped when its plan is the gold's (it would generate the gold's databases) and under
+    /// option `databases: gold`. The first random databases go before it (random_first.rs).
     pub(super) fn search(
         &mut self,
         (opts, first): (&Options, bool),
@@ -255,7 +254,9 @@ impl<'a> Checker<'a> {
             return Some(v);
         }
         suites.push(Arc::clone(&gold.generated));
-        if opts.databases == Databases::Gold {
+        // a later round searches the gold's databases alone (generated with its seed once per
+        // gold, shared by the gold's predictions): the prediction's own search runs once
+        if opts.databases == Databases::Gold || !first {
             return None;
         }
         if let Some(pp) = self.pred_plan {

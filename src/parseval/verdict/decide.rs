@@ -268,7 +268,8 @@ fn decide_with(
             &mut suites,
         )
     });
-    // later rounds search again with other seeds while no difference has been found: a weak one
+    // later rounds search the gold's databases of other seeds while no difference has been
+    // found (the prediction's own search runs in the first round only): a weak one
     // (`checker.best`; an ordinary one ends the search) starts no other round, which would only
     // look for stronger evidence of a difference already shown (docs/parseval.md); their
     // databases count as tried, their branches are the first round's again and are not counted
