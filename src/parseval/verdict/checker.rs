@@ -232,56 +232,58 @@ impl<'a> Checker<'a> {
         self.suite(&empty, 0)
     }
 
-    /// The gold's generated databases (`gold_suite`: generated from the gold alone, shared by its
-    /// predictions), then, in the `first` round, the prediction's (each suite kept in `suites`);
-    /// Some when a database decides before the budget runs out. The prediction's search is
-    /// skipped when its plan is the gold's (it would generate the gold's databases) and under
-    /// option `databases: gold`. The first random databases go before it (random_first.rs).
+    /// The first round: the gold's generated databases ([`Checker::gold_search`]), then the
+    /// prediction's (each suite kept in `suites`); Some when a database decides before the
+    /// budget runs out. The prediction's search is skipped when its plan is the gold's (it would
+    /// generate the gold's databases) and under option `databases: gold`; the first random
+    /// databases go before it (random_first.rs).
     pub(super) fn search(
         &mut self,
-        (opts, first): (&Options, bool),
+        opts: &Options,
         work: &Work,
-        gold_suite: impl FnOnce() -> Arc<GoldSuite>,
+        gold: &GoldSuite,
         gold_texts: &[String],
         suites: &mut Vec<Arc<Generated>>,
     ) -> Option<Verdict> {
-        // the gold's search may spend half the budget, so the prediction's gets the other half
-        // at least (a generation runs until its branches or its budget are exhausted)
-        let gold = gold_suite();
-        work.charge(gold.spent, gold.capped);
-        // the empty database (the suite's first) was run already
-        if let Some(v) = self.suite(&gold.generated, 1) {
+        if let Some(v) = self.gold_search(work, gold) {
             return Some(v);
         }
         suites.push(Arc::clone(&gold.generated));
-        // a later round searches the gold's databases alone (generated with its seed once per
-        // gold, shared by the gold's predictions): the prediction's own search runs once
-        if opts.databases == Databases::Gold || !first {
+        if opts.databases == Databases::Gold {
             return None;
         }
-        if let Some(pp) = self.pred_plan {
-            let same = self.pred_is_gold && !gold.generated.exhausted;
-            if !same && !work.all().exhausted() {
-                if first {
-                    if let Some(v) = self.random_first(opts, &[self.gold_plan, pp]) {
-                        return Some(v);
-                    }
-                }
-                // the prediction's own search: its mode, and at most its share of the budget
-                let own = Options {
-                    mode: opts.prediction_mode,
-                    ..*opts
-                };
-                let share = work.until(work.spent().saturating_add(prediction_share(opts.work)));
-                let g = generate(pp, self.schema, &own, share, gold_texts);
-                // the empty database was run already
-                if let Some(v) = self.suite(&g, 1) {
-                    return Some(v);
-                }
-                suites.push(Arc::new(g));
-            }
+        let pp = self.pred_plan?;
+        let same = self.pred_is_gold && !gold.generated.exhausted;
+        if same || work.all().exhausted() {
+            return None;
         }
+        if let Some(v) = self.random_first(opts, &[self.gold_plan, pp]) {
+            return Some(v);
+        }
+        // the prediction's own search: its mode, and at most its share of the budget
+        let own = Options {
+            mode: opts.prediction_mode,
+            ..*opts
+        };
+        let share = work.until(work.spent().saturating_add(prediction_share(opts.work)));
+        let g = generate(pp, self.schema, &own, share, gold_texts);
+        // the empty database was run already
+        if let Some(v) = self.suite(&g, 1) {
+            return Some(v);
+        }
+        suites.push(Arc::new(g));
         None
+    }
+
+    /// The gold's generated databases (`gold_suite`: generated from the gold alone, once per
+    /// gold and seed, shared by its predictions): what a later round searches; Some when one
+    /// decides.
+    pub(super) fn gold_search(&mut self, work: &Work, gold: &GoldSuite) -> Option<Verdict> {
+        // the gold's search may spend half the budget, so the prediction's gets the other half
+        // at least (a generation runs until its branches or its budget are exhausted)
+        work.charge(gold.spent, gold.capped);
+        // the empty database (the suite's first) was run already
+        self.suite(&gold.generated, 1)
     }
 
     /// Each generated database of `suite` from the `skip`-th on, then its value variants (see

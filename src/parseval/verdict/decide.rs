@@ -259,17 +259,12 @@ fn decide_with(
     checker.leniency = opts.leniency;
     let mut suites: Vec<Arc<Generated>> = Vec::new();
     let suite_for = |o: &Options| gold_suite(schema_text, &schema, gold, &gold_plan, o);
-    let mut found = checker.empty().or_else(|| {
-        checker.search(
-            (opts, true),
-            &work,
-            || suite_for(opts),
-            &gold_texts,
-            &mut suites,
-        )
-    });
+    let mut found = checker
+        .empty()
+        .or_else(|| checker.search(opts, &work, &suite_for(opts), &gold_texts, &mut suites));
     // later rounds search the gold's databases of other seeds while no difference has been
-    // found (the prediction's own search runs in the first round only): a weak one
+    // found (the prediction's own search runs in the first round only; the gold's databases of
+    // a seed are generated once per gold and shared by its predictions): a weak one
     // (`checker.best`; an ordinary one ends the search) starts no other round, which would only
     // look for stronger evidence of a difference already shown (docs/parseval.md); their
     // databases count as tried, their branches are the first round's again and are not counted
@@ -282,13 +277,7 @@ fn decide_with(
             seed: opts.seed.wrapping_add(round),
             ..*opts
         };
-        found = checker.search(
-            (&again, false),
-            &work,
-            || suite_for(&again),
-            &gold_texts,
-            &mut Vec::new(),
-        );
+        found = checker.gold_search(&work, &suite_for(&again));
     }
     // the last search: random databases, where nothing ordinary was found and the prediction
     // plans to something else
