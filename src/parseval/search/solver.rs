@@ -1,5 +1,6 @@
 //! Bounded Z3 solving: one fresh context per call, a memory cap shared by at most a few contexts at once, and a watchdog at the call's wall-clock safety cap (the deterministic resource limit per check is set by work_budget.rs).
 
+use std::cell::Cell;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Condvar, Mutex, OnceLock};
@@ -33,6 +34,45 @@ fn set_memory_cap() {
         z3::set_global_param("memory_max_size", &MAX_MEMORY_MB.to_string());
         z3::set_global_param("encoding", crate::parseval::symbolic::z3_text::Z3_ENCODING);
     });
+}
+
+thread_local! {
+    /// Set while this thread runs a solving closure: a panic there is a Z3 failure the caller
+    /// reports as its result, not a bug to print on the host's stderr.
+    static SOLVING: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Wraps this library's panic hook (each Rust library has its own) once: a panic inside a
+/// solving closure prints nothing, any other panic prints as before.
+fn quiet_solver_panics() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if !SOLVING.with(Cell::get) {
+                previous(info);
+            }
+        }));
+    });
+}
+
+/// Marks the current thread as solving until dropped (also while unwinding).
+struct Solving {
+    was: bool,
+}
+
+impl Solving {
+    fn start() -> Solving {
+        Solving {
+            was: SOLVING.with(|s| s.replace(true)),
+        }
+    }
+}
+
+impl Drop for Solving {
+    fn drop(&mut self) {
+        SOLVING.with(|s| s.set(self.was));
+    }
 }
 
 /// The slots of [`MAX_CONCURRENT_CONTEXTS`]: how many are taken, and a signal when one frees.
@@ -78,13 +118,15 @@ impl Drop for Slot {
 /// wall-clock safety cap) has passed: checks stop at their resource limit, but rewriting outside
 /// a check has no other bound. Err when Z3 fails (a context it cannot create, memory beyond
 /// [`MAX_MEMORY_MB`]: the z3 crate panics on a null result), so the caller reports no verdict
-/// instead of failing the statement.
+/// instead of failing the statement; such a panic prints nothing on the host's stderr.
 pub fn with_bounded_z3<R: Send + Sync>(
     deadline: Instant,
     f: impl FnOnce() -> R + Send + Sync,
 ) -> Result<R, SearchError> {
     set_memory_cap();
+    quiet_solver_panics();
     let _slot = Slot::take();
+    let _solving = Solving::start();
     catch_unwind(AssertUnwindSafe(|| run_in_context(deadline, f)))
         .map_err(|payload| SearchError::Solver(panic_message(&*payload)))
 }
@@ -147,6 +189,21 @@ mod tests {
             "{:?}",
             start.elapsed()
         );
+    }
+
+    #[test]
+    fn only_a_solving_closure_panics_quietly() {
+        assert!(!SOLVING.with(Cell::get));
+        let inside = with_bounded_z3(Instant::now() + Duration::from_secs(60), || {
+            SOLVING.with(Cell::get)
+        });
+        assert_eq!(inside.ok(), Some(true));
+        let failed = with_bounded_z3(Instant::now() + Duration::from_secs(60), || -> u32 {
+            panic!("a null result from Z3")
+        });
+        assert!(failed.is_err());
+        // unwinding out of the closure gives the thread back to the ordinary hook
+        assert!(!SOLVING.with(Cell::get));
     }
 
     #[test]

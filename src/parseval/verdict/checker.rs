@@ -522,10 +522,15 @@ impl<'a> Checker<'a> {
     /// Why no verdict after every database was run without a difference (None: equivalent).
     pub(super) fn undecided(&self, gold_suite: &Generated) -> Option<String> {
         if self.tried == 0 {
-            return Some(format!(
+            let none = format!(
                 "no valid database was generated ({} rejected)",
                 self.invalid
-            ));
+            );
+            // why the gold's search stopped (the solver failing, say) is the better part
+            return Some(match &gold_suite.stopped {
+                Some(why) => format!("{none}: {why}"),
+                None => none,
+            });
         }
         if let Some(e) = &self.gold_failure {
             if !self.any_rows {
@@ -545,5 +550,31 @@ impl<'a> Checker<'a> {
             return Some("both queries return no rows on every generated database".into());
         }
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parseval::verdict::decide::schema_for;
+
+    #[test]
+    fn without_a_valid_database_the_reason_says_why_the_search_stopped() {
+        let gold = "SELECT name FROM singer";
+        let schema = schema_for(Some("CREATE TABLE singer(name TEXT)"), &[gold]).unwrap();
+        let plan = crate::plan::plan_sql(gold, &schema).unwrap();
+        let checker = Checker::new(gold, gold, &schema, &plan, Some(&plan), &[]);
+        let stopped = Generated {
+            stopped: Some("the solver failed (a null result)".into()),
+            ..Generated::default()
+        };
+        assert_eq!(
+            checker.undecided(&stopped).as_deref(),
+            Some("no valid database was generated (0 rejected): the solver failed (a null result)")
+        );
+        assert_eq!(
+            checker.undecided(&Generated::default()).as_deref(),
+            Some("no valid database was generated (0 rejected)")
+        );
     }
 }
