@@ -12,6 +12,7 @@ use super::evidence::{without_nulls, Evidence};
 use super::gold_suite::{same_plan, GoldSuite};
 use super::limit_ties::{cutoff, order_determined, orders_by_hidden_keys, Cutoff};
 use super::null_tests::{holds_tested_null, null_tested_columns};
+use super::random_outcome::RandomOutcome;
 use super::repeated_values::{replaceable_columns, without_repeated_values};
 use super::uninterpreted::{seed_of, FunctionValue, Uninterpreted};
 use super::value_variants::{foreign_keys_hold, variants};
@@ -144,11 +145,11 @@ pub(super) struct Checker<'a> {
     /// Those of them a query called on some database.
     pub(super) called: BTreeSet<String>,
     /// The columns whose repeated values the repeated-values check replaces.
-    replaceable: Vec<bool>,
+    pub(super) replaceable: Vec<bool>,
     /// The columns either query tests for NULL (`forgive_untested_nulls`).
     null_tested: Vec<bool>,
     /// How the gold's rows compare, and whether it orders by keys it does not output.
-    base_order: RowOrder,
+    pub(super) base_order: RowOrder,
     hidden_keys: bool,
     width: usize,
     /// How the results are compared.
@@ -173,6 +174,9 @@ pub(super) struct Checker<'a> {
     pub(super) best: Option<Counterexample>,
     /// `best` comes from a random database.
     pub(super) best_is_random: bool,
+    /// What the first random databases showed, where they decided nothing (random_first.rs):
+    /// the last search starts with the same databases and takes these instead of running them.
+    pub(super) first_random: Vec<RandomOutcome>,
 }
 
 impl<'a> Checker<'a> {
@@ -216,6 +220,7 @@ impl<'a> Checker<'a> {
             gold_failure: None,
             best: None,
             best_is_random: false,
+            first_random: Vec::new(),
         }
     }
 
@@ -310,8 +315,12 @@ impl<'a> Checker<'a> {
     /// Runs both queries on `db` and records what it shows; Some when it holds an ordinary
     /// counterexample. A generated database counts as tried (and its failures and rows are
     /// kept); a variant or a random database must keep every foreign key. A random database
-    /// records nothing else: only an ordinary difference on it counts.
+    /// records nothing else: only an ordinary difference on it counts ([`Checker::random_outcome`]).
     pub(super) fn database(&mut self, source: Source, db: &Database) -> Option<Verdict> {
+        if source == Source::Random {
+            let seen = self.random_outcome(db);
+            return self.take_random(seen);
+        }
         let generated = source == Source::Generated;
         let Ok(conn) = open_database(self.schema, db) else {
             self.invalid += usize::from(generated);
@@ -346,9 +355,6 @@ impl<'a> Checker<'a> {
             return None;
         }
         if self.tie_at_cutoff(&conn, &c) {
-            if source == Source::Random {
-                return None;
-            }
             self.ties += 1;
             if self.semantics == Semantics::TestSuite && self.first_tie.is_none() {
                 self.first_tie = Some((db.clone(), order, seed));
@@ -356,21 +362,37 @@ impl<'a> Checker<'a> {
             return None;
         }
         let again = self.differ_again(db, &order, seed)?;
-        let run = |db: &Database| self.run(db, &order, seed).filter(|c| !c.gold_failed);
+        let found = self.counterexample(db, again, &order, seed, listed);
+        self.keep(found, source)
+    }
+
+    /// The counterexample on `db`, where both queries differed twice (`again`: the second
+    /// time), at its strongest, with the values of the uninterpreted functions.
+    pub(super) fn counterexample(
+        &self,
+        db: &Database,
+        again: Comparison,
+        order: &RowOrder,
+        seed: u64,
+        listed: bool,
+    ) -> Counterexample {
+        let run = |db: &Database| self.run(db, order, seed).filter(|c| !c.gold_failed);
         let mut found = strongest(
             self.schema,
             &run,
-            (&order, self.semantics),
+            (order, self.semantics),
             listed,
             &self.replaceable,
             db,
             again,
         );
-        found.functions = self.table(&found.db, &order, seed);
-        let found = match source {
-            Source::Random => self.random_evidence(found, &order, seed)?,
-            _ => found,
-        };
+        found.functions = self.table(&found.db, order, seed);
+        found
+    }
+
+    /// Keeps `found` (from a database of `source`) where no leniency forgives it and it is
+    /// stronger than the best so far; Some when it is ordinary, which decides.
+    pub(super) fn keep(&mut self, found: Counterexample, source: Source) -> Option<Verdict> {
         if let Some(l) = self.forgiven(found.evidence, &found.db) {
             self.lenient.insert(l);
             return None;
@@ -389,45 +411,9 @@ impl<'a> Checker<'a> {
         None
     }
 
-    /// What a difference found on a random database shows. It is ordinary only where it also
-    /// holds once no plain column repeats a value, even where the rows compare as a list (which
-    /// [`strongest`] keeps as found): a random database repeats values far more than the
-    /// databases the labels come from. Otherwise it is a difference that needs a repeated value
-    /// (or, as found, one in how often rows repeat): still a real difference, which beats a
-    /// weaker one (NULL-only, ties, empty input) or none. Other evidence is dropped.
-    fn random_evidence(
-        &self,
-        mut found: Counterexample,
-        order: &RowOrder,
-        seed: u64,
-    ) -> Option<Counterexample> {
-        match found.evidence {
-            Evidence::Ordinary if !self.holds_without_repeats(&found, order, seed) => {
-                found.evidence = Evidence::RepeatedValues;
-                Some(found)
-            }
-            Evidence::Ordinary | Evidence::RepeatedValues | Evidence::Repeats => Some(found),
-            _ => None,
-        }
-    }
-
-    /// True when the queries still differ, without a tie, once no plain column of `found`'s
-    /// database repeats a value (the uninterpreted functions read under `seed`).
-    fn holds_without_repeats(&self, found: &Counterexample, order: &RowOrder, seed: u64) -> bool {
-        let Some(distinct) = without_repeated_values(self.schema, &found.db, &self.replaceable)
-        else {
-            return true;
-        };
-        open_database(self.schema, &distinct).is_ok_and(|conn| {
-            let _functions = self.functions.install(&conn, seed);
-            let c = self.compare(&conn, order);
-            !c.gold_failed && c.differ && !self.tie_at_cutoff(&conn, &c)
-        })
-    }
-
     /// ORDER BY keys the gold does not output: its rows compare as a list where both queries'
     /// orders are determined (no two rows share their keys), else as the base order.
-    fn order(&self, conn: &rusqlite::Connection) -> RowOrder {
+    pub(super) fn order(&self, conn: &rusqlite::Connection) -> RowOrder {
         match self.pred_plan {
             Some(pp)
                 if self.hidden_keys
@@ -461,7 +447,12 @@ impl<'a> Checker<'a> {
 
     /// Both queries run again on a fresh copy of `db` (a counterexample is re-checked before it
     /// is reported), under the interpretation `seed`: the comparison when they still differ.
-    fn differ_again(&self, db: &Database, order: &RowOrder, seed: u64) -> Option<Comparison> {
+    pub(super) fn differ_again(
+        &self,
+        db: &Database,
+        order: &RowOrder,
+        seed: u64,
+    ) -> Option<Comparison> {
         self.run(db, order, seed).filter(|c| c.differ)
     }
 
@@ -488,7 +479,7 @@ impl<'a> Checker<'a> {
     }
 
     /// Both queries' results on `conn`, compared under the semantics and the shape leniencies.
-    fn compare(&self, conn: &rusqlite::Connection, order: &RowOrder) -> Comparison {
+    pub(super) fn compare(&self, conn: &rusqlite::Connection, order: &RowOrder) -> Comparison {
         let how = (order, self.semantics);
         compare_lenient(conn, self.gold, self.pred, how, &self.leniency)
     }
@@ -509,7 +500,7 @@ impl<'a> Checker<'a> {
 
     /// A difference `c` that comes from tie-breaking: at a LIMIT cut-off either result depends
     /// on it (when the row counts agree), and an inner tie may change how many rows come back.
-    fn tie_at_cutoff(&self, conn: &rusqlite::Connection, c: &Comparison) -> bool {
+    pub(super) fn tie_at_cutoff(&self, conn: &rusqlite::Connection, c: &Comparison) -> bool {
         let cut = |q: Option<&QueryPlan>| q.map_or(Cutoff::Determined, |q| cutoff(conn, q));
         let cuts = [cut(Some(self.gold_plan)), cut(self.pred_plan)];
         if count_differs(c) {

@@ -286,13 +286,19 @@ fn decide_with(
             .chain(pred_plan.as_ref())
             .collect();
         let mut random = RandomDatabases::new(&schema, &plans, &literals, opts.seed);
+        // the first databases were run before the prediction's search: what they showed is
+        // taken again, in order (each is still made, to keep the generator's sequence)
+        let mut shown = std::mem::take(&mut checker.first_random).into_iter();
         found = (0..opts.random()).find_map(|_| {
             d.random_tried += 1;
             let db = {
                 let _timer = crate::profile::time(crate::profile::Stage::Databases);
                 random.next_database()
             };
-            checker.database(Source::Random, &db)
+            match shown.next() {
+                Some(seen) => checker.take_random(seen),
+                None => checker.database(Source::Random, &db),
+            }
         });
     }
     d.databases = checker.tried;

@@ -11,7 +11,7 @@
 //! Only where the budget would run out before the last search does the verdict change: an
 //! ordinary difference replaces "unknown: work budget" or a weaker difference.
 
-use super::checker::{Checker, Source};
+use super::checker::Checker;
 use super::decision::Verdict;
 use super::random_databases::RandomDatabases;
 use crate::parseval::options::Options;
@@ -25,7 +25,7 @@ pub const RANDOM_FIRST: u32 = 32;
 impl Checker<'_> {
     /// An ordinary difference on one of the first [`RANDOM_FIRST`] random databases of `opts`'
     /// last search (none where it tries no random database), or None with the checker as it
-    /// was.
+    /// was, keeping what each database showed for that search (`first_random`).
     pub(super) fn random_first(&mut self, opts: &Options, plans: &[&QueryPlan]) -> Option<Verdict> {
         let tries = opts.random().min(RANDOM_FIRST);
         if tries == 0 || self.pred_is_gold {
@@ -38,16 +38,20 @@ impl Checker<'_> {
             self.called.clone(),
         );
         let mut random = RandomDatabases::new(self.schema, plans, self.literals, opts.seed);
+        let mut outcomes = Vec::new();
         for _ in 0..tries {
             let db = {
                 let _timer = crate::profile::time(crate::profile::Stage::Databases);
                 random.next_database()
             };
-            if let Some(v) = self.database(Source::Random, &db) {
+            let seen = self.random_outcome(&db);
+            if let Some(v) = self.take_random(seen.clone()) {
                 return Some(v);
             }
+            outcomes.push(seen);
         }
         (self.best, self.best_is_random, self.lenient, self.called) = saved;
+        self.first_random = outcomes;
         None
     }
 }
