@@ -9,13 +9,14 @@ use std::sync::Arc;
 
 use super::decision::{Counterexample, Verdict};
 use super::evidence::{without_nulls, Evidence};
+use super::examine::Seen;
 use super::gold_suite::{same_plan, GoldSuite};
 use super::limit_ties::{cutoff, order_determined, orders_by_hidden_keys, Cutoff};
 use super::null_tests::{holds_tested_null, null_tested_columns};
-use super::random_outcome::RandomOutcome;
+use super::random_databases::RandomDatabases;
 use super::repeated_values::{replaceable_columns, without_repeated_values};
-use super::uninterpreted::{seed_of, FunctionValue, Uninterpreted};
-use super::value_variants::{foreign_keys_hold, variants};
+use super::uninterpreted::{FunctionValue, Uninterpreted};
+use super::value_variants::variants;
 use crate::exec::instance::{compare_lenient, open_database, Comparison, Database, Outcome};
 use crate::exec::leniency::{Leniencies, Leniency};
 use crate::exec::same_result::RowOrder;
@@ -161,22 +162,22 @@ pub(super) struct Checker<'a> {
     /// Generated databases (variants not counted) both queries ran on.
     pub(super) tried: usize,
     /// Generated databases SQLite rejected.
-    invalid: usize,
+    pub(super) invalid: usize,
     pub(super) ties: usize,
     /// The prediction plans to the gold's plan.
     pub(super) pred_is_gold: bool,
     /// Under `test-suite` semantics, the first database set aside for ties, with its row order
     /// and its interpretation of the uninterpreted functions.
-    first_tie: Option<(Database, RowOrder, u64)>,
-    any_rows: bool,
-    gold_failure: Option<String>,
+    pub(super) first_tie: Option<(Database, RowOrder, u64)>,
+    pub(super) any_rows: bool,
+    pub(super) gold_failure: Option<String>,
     /// The strongest counterexample so far; the search stops at the first ordinary one.
     pub(super) best: Option<Counterexample>,
     /// `best` comes from a random database.
     pub(super) best_is_random: bool,
-    /// What the first random databases showed, where they decided nothing (random_first.rs):
-    /// the last search starts with the same databases and takes these instead of running them.
-    pub(super) first_random: Vec<RandomOutcome>,
+    /// Where the first random databases decided nothing (random_first.rs): their generator, and
+    /// what each showed, which the last search takes instead of making and running them again.
+    pub(super) first_random: Option<(RandomDatabases<'a>, Vec<Seen>)>,
 }
 
 impl<'a> Checker<'a> {
@@ -220,7 +221,7 @@ impl<'a> Checker<'a> {
             gold_failure: None,
             best: None,
             best_is_random: false,
-            first_random: Vec::new(),
+            first_random: None,
         }
     }
 
@@ -312,58 +313,11 @@ impl<'a> Checker<'a> {
         None
     }
 
-    /// Runs both queries on `db` and records what it shows; Some when it holds an ordinary
-    /// counterexample. A generated database counts as tried (and its failures and rows are
-    /// kept); a variant or a random database must keep every foreign key. A random database
-    /// records nothing else: only an ordinary difference on it counts ([`Checker::random_outcome`]).
+    /// Runs both queries on `db` and records what it shows (examine.rs); Some when it holds an
+    /// ordinary counterexample.
     pub(super) fn database(&mut self, source: Source, db: &Database) -> Option<Verdict> {
-        if source == Source::Random {
-            let seen = self.random_outcome(db);
-            return self.take_random(seen);
-        }
-        let generated = source == Source::Generated;
-        let Ok(conn) = open_database(self.schema, db) else {
-            self.invalid += usize::from(generated);
-            return None;
-        };
-        if !generated && !foreign_keys_hold(&conn, self.schema) {
-            return None;
-        }
-        let seed = seed_of(db);
-        let functions = self.functions.install(&conn, seed);
-        let order = self.order(&conn);
-        let listed = order != self.base_order;
-        let c = self.compare(&conn, &order);
-        if !self.functions.is_empty() {
-            self.called
-                .extend(functions.table().into_iter().map(|f| f.name));
-        }
-        self.tried += usize::from(generated);
-        if c.gold_failed {
-            if let (true, Outcome::Error(e) | Outcome::Bound(e)) = (generated, &c.gold) {
-                self.gold_failure.get_or_insert_with(|| e.clone());
-            }
-            return None;
-        }
-        for o in [&c.gold, &c.pred] {
-            if let (true, Outcome::Rows(r)) = (generated, o) {
-                self.any_rows |= !r.is_empty();
-            }
-        }
-        if !c.differ {
-            self.lenient.extend(c.lenient);
-            return None;
-        }
-        if self.tie_at_cutoff(&conn, &c) {
-            self.ties += 1;
-            if self.semantics == Semantics::TestSuite && self.first_tie.is_none() {
-                self.first_tie = Some((db.clone(), order, seed));
-            }
-            return None;
-        }
-        let again = self.differ_again(db, &order, seed)?;
-        let found = self.counterexample(db, again, &order, seed, listed);
-        self.keep(found, source)
+        let seen = self.examine(source, db);
+        self.record(source, seen)
     }
 
     /// The counterexample on `db`, where both queries differed twice (`again`: the second
@@ -487,7 +441,7 @@ impl<'a> Checker<'a> {
     /// The `forgive_*` leniency that forgives a difference of kind `evidence` on `db`, when it
     /// is on: `forgive_untested_nulls` only where no NULL of `db` sits in a column either query
     /// tests for NULL.
-    fn forgiven(&self, evidence: Evidence, db: &Database) -> Option<Leniency> {
+    pub(super) fn forgiven(&self, evidence: Evidence, db: &Database) -> Option<Leniency> {
         if let Some(l) = evidence.leniency().filter(|&l| self.leniency.forgives(l)) {
             return Some(l);
         }

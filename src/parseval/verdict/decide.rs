@@ -282,23 +282,26 @@ fn decide_with(
     // the last search: random databases, where nothing ordinary was found and the prediction
     // plans to something else
     if found.is_none() && !checker.pred_is_gold && !work.all().exhausted() && opts.random() > 0 {
-        let plans: Vec<&QueryPlan> = std::iter::once(&gold_plan)
-            .chain(pred_plan.as_ref())
-            .collect();
-        let mut random = RandomDatabases::new(&schema, &plans, &literals, opts.seed);
-        // the first databases were run before the prediction's search: what they showed is
-        // taken again, in order (each is still made, to keep the generator's sequence)
-        let mut shown = std::mem::take(&mut checker.first_random).into_iter();
+        // the first databases were examined before the prediction's search: what they showed
+        // is taken in order, and the generator goes on from there
+        let (mut random, shown) = checker.first_random.take().unwrap_or_else(|| {
+            let plans: Vec<&QueryPlan> = std::iter::once(&gold_plan)
+                .chain(pred_plan.as_ref())
+                .collect();
+            let random = RandomDatabases::new(&schema, &plans, &literals, opts.seed);
+            (random, Vec::new())
+        });
+        let mut shown = shown.into_iter();
         found = (0..opts.random()).find_map(|_| {
             d.random_tried += 1;
+            if let Some(seen) = shown.next() {
+                return checker.record(Source::Random, seen);
+            }
             let db = {
                 let _timer = crate::profile::time(crate::profile::Stage::Databases);
                 random.next_database()
             };
-            match shown.next() {
-                Some(seen) => checker.take_random(seen),
-                None => checker.database(Source::Random, &db),
-            }
+            checker.database(Source::Random, &db)
         });
     }
     d.databases = checker.tried;

@@ -2,8 +2,8 @@
 //! their value variants and random databases, and the strongest re-checked difference kept.
 //!
 //! `decide` runs a verdict (cached per pair); `agreement` measures how often two queries agree; `decision` is its result and reason; `checker`
-//! runs both queries on each database (`random_outcome`: on a random one, `random_first`: the
-//! first random ones, before the prediction's search); `gold_suite` caches the gold's databases per gold;
+//! runs both queries on each database (`examine` says what a database shows, `random_first` tries the
+//! first random ones before the prediction's search); `gold_suite` caches the gold's databases per gold;
 //! `value_variants` and `random_databases` make more databases; `evidence`,
 //! `repeated_values` and `limit_ties` say how strong a difference is, `null_tests` whether a
 //! NULL it needs is one the queries test for, `plausible_dates` whether it needs a date column
@@ -16,13 +16,13 @@ mod checker;
 pub mod decide;
 pub mod decision;
 pub mod evidence;
+mod examine;
 pub mod gold_suite;
 pub mod limit_ties;
 pub mod null_tests;
 pub mod plausible_dates;
 pub mod random_databases;
 mod random_first;
-mod random_outcome;
 pub mod repeated_values;
 pub mod sqlite_text;
 pub mod uninterpreted;

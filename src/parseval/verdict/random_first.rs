@@ -11,7 +11,7 @@
 //! Only where the budget would run out before the last search does the verdict change: an
 //! ordinary difference replaces "unknown: work budget" or a weaker difference.
 
-use super::checker::Checker;
+use super::checker::{Checker, Source};
 use super::decision::Verdict;
 use super::random_databases::RandomDatabases;
 use crate::parseval::options::Options;
@@ -25,33 +25,31 @@ pub const RANDOM_FIRST: u32 = 32;
 impl Checker<'_> {
     /// An ordinary difference on one of the first [`RANDOM_FIRST`] random databases of `opts`'
     /// last search (none where it tries no random database), or None with the checker as it
-    /// was, keeping what each database showed for that search (`first_random`).
+    /// was, keeping the generator and what each database showed for that search
+    /// (`first_random`). Each is examined without being recorded; where one decides, those
+    /// before it and it are recorded in order, as the last search would.
     pub(super) fn random_first(&mut self, opts: &Options, plans: &[&QueryPlan]) -> Option<Verdict> {
         let tries = opts.random().min(RANDOM_FIRST);
         if tries == 0 || self.pred_is_gold {
             return None;
         }
-        let saved = (
-            self.best.take(),
-            self.best_is_random,
-            self.lenient.clone(),
-            self.called.clone(),
-        );
         let mut random = RandomDatabases::new(self.schema, plans, self.literals, opts.seed);
-        let mut outcomes = Vec::new();
+        let mut shown = Vec::new();
         for _ in 0..tries {
             let db = {
                 let _timer = crate::profile::time(crate::profile::Stage::Databases);
                 random.next_database()
             };
-            let seen = self.random_outcome(&db);
-            if let Some(v) = self.take_random(seen.clone()) {
-                return Some(v);
+            let seen = self.examine(Source::Random, &db);
+            let decides = self.decides(&seen);
+            shown.push(seen);
+            if decides {
+                return shown
+                    .into_iter()
+                    .find_map(|seen| self.record(Source::Random, seen));
             }
-            outcomes.push(seen);
         }
-        (self.best, self.best_is_random, self.lenient, self.called) = saved;
-        self.first_random = outcomes;
+        self.first_random = Some((random, shown));
         None
     }
 }
