@@ -167,3 +167,16 @@ def test_what_sqlglot_leaves_in_a_gold_is_read_where_verdicts_read_it(host, tmp_
     assert host.value("SELECT exec_match(?, ?, ?)", [str(path), gold, runnable]) is None
     assert host.value("SELECT bird_soft_f1(?, ?, ?)", [str(path), gold, runnable]) is None
     assert host.value("SELECT exec_match(?, ?, ?)", [str(path), runnable, gold]) == 0
+
+
+def test_a_prediction_spelled_as_sqlglot_spells_it_is_the_gold_itself(host):
+    # sqlglot's SQLite text of a PostgreSQL query writes AS before an alias and ASC NULLS LAST; a
+    # gold that fails (the ambiguous id) leaves only the identity to decide
+    schema = "CREATE TABLE s (id INTEGER, n TEXT); CREATE TABLE g (id INTEGER, s_id INTEGER)"
+    gold = "SELECT id FROM s AS x JOIN g AS y ON x.id = y.s_id ORDER BY id ASC NULLS LAST"
+    pg = opts(gold_dialect="sqlite", pred_dialect="postgres")
+    reason = "SELECT sql_equivalent_reason(?, ?, ?, ?)"
+    same = host.value(reason, [gold, "SELECT id FROM s x JOIN g y ON x.id = y.s_id ORDER BY id", schema, pg])
+    assert same.startswith("equivalent: the prediction is the gold query itself"), same
+    other = host.value(reason, [gold, "SELECT id FROM s x JOIN g y ON x.id = y.s_id ORDER BY id DESC", schema, pg])
+    assert other.startswith("unknown:"), other

@@ -3,11 +3,8 @@
 //! (gold, prediction, schema, options).
 
 use std::borrow::Cow;
-use std::ops::ControlFlow;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-
-use sqlparser::ast::{visit_expressions_mut, Expr, ObjectNamePart, Statement};
 
 use super::checker::{Checker, Source};
 use super::decision::{Decision, Verdict};
@@ -15,6 +12,7 @@ use super::evidence::Evidence;
 use super::gold_suite::gold_suite;
 use super::plausible_dates;
 use super::random_databases::RandomDatabases;
+use super::same_query::same_query;
 use super::sqlite_text::for_sqlite;
 use crate::cache::NamedCache;
 use crate::error::Result;
@@ -102,36 +100,6 @@ pub fn decide_cached(
         plausible_dates::decide_plausibly(s.clone(), schema, plans, decide)
     };
     Ok(DECISIONS.get().get_or_insert_if(&key, fresh, |d| !d.capped))
-}
-
-/// Whether `pred` is the gold query itself: both texts read as SQLite (the prediction through its
-/// dialect's translation) print as the same statements. Spelling (case of keywords and of
-/// unquoted function names, which SQLite reads without case, spaces, comments, the dialect's own
-/// syntax) may differ; other names and literals may not.
-fn same_query(gold: &str, pred: &str) -> bool {
-    let printed = |sql: &str| -> Option<Vec<String>> {
-        let mut statements = crate::parse::parse_sql(sql).ok()?;
-        statements.iter_mut().for_each(lowercase_function_names);
-        Some(statements.iter().map(ToString::to_string).collect())
-    };
-    matches!((printed(gold), printed(pred)), (Some(g), Some(p)) if g == p)
-}
-
-/// Lowercases the unquoted function names of `statement` (SQLite reads them without case).
-fn lowercase_function_names(statement: &mut Statement) {
-    let _ = visit_expressions_mut(statement, |e| {
-        if let Expr::Function(f) = e {
-            for part in &mut f.name.0 {
-                match part {
-                    ObjectNamePart::Identifier(id) if id.quote_style.is_none() => {
-                        id.value.make_ascii_lowercase()
-                    }
-                    _ => {}
-                }
-            }
-        }
-        ControlFlow::<()>::Continue(())
-    });
 }
 
 /// Decides whether `gold` and `pred` are equivalent on databases generated for both plans.

@@ -7,7 +7,8 @@
 //! `value_variants` and `random_databases` make more databases; `evidence`,
 //! `repeated_values` and `limit_ties` say how strong a difference is, `null_tests` whether a
 //! NULL it needs is one the queries test for, `plausible_dates` whether it needs a date column
-//! holding text that is no date (option `plausible_dates`); `sqlite_text` is the text
+//! holding text that is no date (option `plausible_dates`); `same_query` whether the prediction is
+//! the gold itself once both are read as SQLite; `sqlite_text` is the text
 //! SQLite runs for a query written for another engine; `uninterpreted` gives the functions the
 //! engine does not know a value table per database.
 
@@ -24,6 +25,7 @@ pub mod plausible_dates;
 pub mod random_databases;
 mod random_first;
 pub mod repeated_values;
+mod same_query;
 pub mod sqlite_text;
 pub mod uninterpreted;
 pub mod value_variants;
