@@ -170,6 +170,13 @@ pub(crate) fn select_lacks(select: &mut Select) -> Vec<(&'static str, Vec<Expr>)
     }
     let mut wildcard = false;
     for item in &mut select.projection {
+        if let SelectItem::ExprWithAliases { expr, .. } = item {
+            // `f(x) AS (a, b)`: one expression named as several columns
+            let expr = std::mem::replace(expr, Expr::value(sqlparser::ast::Value::Null));
+            found.push(("AS with several names", vec![expr]));
+            *item = SelectItem::UnnamedExpr(Expr::value(sqlparser::ast::Value::Null));
+            continue;
+        }
         match item {
             SelectItem::Wildcard(o) | SelectItem::QualifiedWildcard(_, o)
                 if !no_wildcard_options(o) =>

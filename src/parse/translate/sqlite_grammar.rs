@@ -35,10 +35,12 @@ use std::ops::ControlFlow;
 
 use sqlparser::ast::{
     BinaryOperator, CastKind, CeilFloorKind, Expr, Function, FunctionArg, FunctionArgExpr,
-    FunctionArguments, Ident, Query, Select, Statement, UnaryOperator, Value, VisitMut, VisitorMut,
+    FunctionArguments, Ident, Query, Select, Statement, TableFactor, UnaryOperator, Value,
+    VisitMut, VisitorMut,
 };
 
 use sqlparser::dialect::{Dialect as _, SQLiteDialect};
+use sqlparser::keywords::{Keyword, ALL_KEYWORDS, ALL_KEYWORDS_INDEX, RESERVED_FOR_TABLE_ALIAS};
 
 use super::sqlite_clauses::{first_select, mark, query_lacks, select_lacks};
 use super::{untranslated, Rule};
@@ -122,7 +124,8 @@ const RESERVED: &[&str] = &[
 ];
 
 /// Whether SQLite reads `op` between two operands (with its meaning in every dialect: the
-/// rules have moved those whose meaning differs).
+/// rules have moved those whose meaning differs). Not `<<` and `>>`: SQLite has them, but
+/// sqlparser's SQLite reading, which reads the translation again, does not.
 fn sqlite_binary(op: &BinaryOperator) -> bool {
     use BinaryOperator::*;
     matches!(
@@ -142,8 +145,6 @@ fn sqlite_binary(op: &BinaryOperator) -> bool {
             | Or
             | BitwiseOr
             | BitwiseAnd
-            | PGBitwiseShiftLeft
-            | PGBitwiseShiftRight
     )
 }
 
@@ -411,6 +412,35 @@ fn bare_in_sqlite(name: &str) -> bool {
         && chars.all(|c| sqlite.is_identifier_part(c))
 }
 
+/// sqlparser's keyword spelled `name` (in any case), if it is one.
+fn keyword(name: &str) -> Option<Keyword> {
+    let upper = name.to_ascii_uppercase();
+    let index = ALL_KEYWORDS.binary_search(&upper.as_str()).ok()?;
+    Some(ALL_KEYWORDS_INDEX[index])
+}
+
+/// Whether sqlparser's SQLite reading takes the bare word `name` for a keyword wherever an
+/// expression may start (`INTERVAL`, `EXISTS`, `STRUCT`, `TRIM`: Snowflake reads `INTERVAL`
+/// as a name).
+fn reserved_in_expressions(name: &str) -> bool {
+    keyword(name).is_some_and(|k| SQLiteDialect {}.is_reserved_for_identifier(k))
+}
+
+/// Whether sqlparser's SQLite reading takes the bare word `name` after a table for a clause,
+/// not for the table's alias (`FETCH`, `END`: Snowflake reads `FROM t END` as `t` named `END`).
+fn reserved_after_table(name: &str) -> bool {
+    keyword(name).is_some_and(|k| RESERVED_FOR_TABLE_ALIAS.contains(&k))
+}
+
+/// Quotes `id` in brackets, which SQLite never reads as a string (a name the query quoted may
+/// be read as one), when it is bare and `reserved` says SQLite's reading would not take it for
+/// a name.
+fn quote_if(id: &mut Ident, reserved: impl Fn(&str) -> bool) {
+    if id.quote_style.is_none() && !id.value.contains(']') && reserved(&id.value) {
+        id.quote_style = Some('[');
+    }
+}
+
 struct Rewrite(Dialect);
 
 impl Rewrite {
@@ -423,13 +453,26 @@ impl VisitorMut for Rewrite {
     type Break = ();
 
     fn post_visit_ident(&mut self, id: &mut Ident) -> ControlFlow<()> {
-        if id.quote_style.is_none()
-            && !id.value.contains(']')
-            && (RESERVED.contains(&id.value.to_ascii_uppercase().as_str())
-                || !bare_in_sqlite(&id.value))
-        {
-            // in brackets, which SQLite never reads as a string: the name was not quoted
-            id.quote_style = Some('[');
+        quote_if(id, |name| {
+            RESERVED.contains(&name.to_ascii_uppercase().as_str())
+                || !bare_in_sqlite(name)
+                || reserved_in_expressions(name)
+        });
+        ControlFlow::Continue(())
+    }
+
+    fn post_visit_table_factor(&mut self, table: &mut TableFactor) -> ControlFlow<()> {
+        let alias = match table {
+            TableFactor::Table { alias, .. }
+            | TableFactor::Derived { alias, .. }
+            | TableFactor::TableFunction { alias, .. }
+            | TableFactor::Function { alias, .. }
+            | TableFactor::UNNEST { alias, .. }
+            | TableFactor::NestedJoin { alias, .. } => alias.as_mut(),
+            _ => None,
+        };
+        if let Some(alias) = alias {
+            quote_if(&mut alias.name, reserved_after_table);
         }
         ControlFlow::Continue(())
     }
