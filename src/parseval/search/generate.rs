@@ -242,6 +242,8 @@ fn search_size(
         );
         let mut exec = Executor::new(schema, &db, &q.columns);
         let rel = exec.run(&q.root, &[])?;
+        // a subquery stopped past the bound is unknown where it was evaluated: stop here too
+        exec.within_steps()?;
         let solver = bounded_solver(seed);
         db.assert_constraints(schema, &solver);
         let branches = ordered_branches(exec.branches, &rel, &db, schema, scanned, mode);

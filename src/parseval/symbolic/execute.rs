@@ -14,6 +14,14 @@ use crate::schema::Schema;
 /// Most candidate rows one intermediate relation may hold (joins multiply them).
 pub const MAX_REL_ROWS: usize = 400;
 
+/// Most steps one symbolic execution may take: each candidate row an operator outputs is a
+/// step, and each pair of input rows an operator compares (a join's pairs, an aggregate's,
+/// a sort's or a window's, per key). A subquery is executed again for every row of the query
+/// around it, so the steps of one plan multiply where [`MAX_REL_ROWS`] bounds each relation
+/// alone; past this bound the search stops at the sizes done ("instance too large"), before
+/// the terms built would take seconds.
+pub const MAX_STEPS: u64 = 500_000;
+
 /// A coverage branch: a condition on the symbolic database that one test database should meet.
 #[derive(Debug, Clone)]
 pub struct Branch {
@@ -44,6 +52,8 @@ pub struct Executor<'a> {
     /// The output columns of the aggregate calls executed so far: a HAVING condition's
     /// aggregates, whose `=` against a constant gets boundary branches of its own.
     pub(super) aggregates: HashSet<ColumnId>,
+    /// Steps taken so far (see [`MAX_STEPS`]).
+    steps: u64,
 }
 
 pub(super) fn any(conds: Vec<Bool>) -> Bool {
@@ -66,7 +76,25 @@ impl<'a> Executor<'a> {
             quiet: 0,
             scalar_subqueries: Vec::new(),
             aggregates: HashSet::new(),
+            steps: 0,
         }
+    }
+
+    /// Counts `steps` more; past [`MAX_STEPS`] this execution is too large.
+    pub(super) fn step(&mut self, steps: usize) -> Result<(), SearchError> {
+        self.steps = self.steps.saturating_add(steps as u64);
+        self.within_steps()
+    }
+
+    /// Whether this execution is still within [`MAX_STEPS`]: a subquery past it counts as
+    /// unknown where it is evaluated, so the whole execution is checked again at its end.
+    pub fn within_steps(&self) -> Result<(), SearchError> {
+        if self.steps > MAX_STEPS {
+            return Err(SearchError::TooLarge(format!(
+                "symbolic execution past {MAX_STEPS} steps (subqueries run per row multiply them)"
+            )));
+        }
+        Ok(())
     }
 
     pub(super) fn branch(&mut self, label: String, positive: bool, cond: Bool) {
@@ -79,7 +107,8 @@ impl<'a> Executor<'a> {
         }
     }
 
-    fn checked(rel: SymRel) -> Result<SymRel, SearchError> {
+    fn checked(&mut self, rel: SymRel) -> Result<SymRel, SearchError> {
+        self.step(rel.rows.len())?;
         if rel.rows.len() > MAX_REL_ROWS {
             return Err(SearchError::TooLarge(format!(
                 "an intermediate relation has {} candidate rows",
@@ -91,6 +120,7 @@ impl<'a> Executor<'a> {
 
     /// The candidate output rows of `plan`; `outer` is the row of an enclosing query.
     pub fn run(&mut self, plan: &Plan, outer: &[(u32, SymVal)]) -> Result<SymRel, SearchError> {
+        self.within_steps()?;
         self.next_op += 1;
         let op = self.next_op;
         let rel = match plan {
@@ -140,7 +170,7 @@ impl<'a> Executor<'a> {
                 }
             }
         };
-        Self::checked(rel)
+        self.checked(rel)
     }
 
     /// The evaluation environment of one row: its columns, then the outer row's.
@@ -263,6 +293,7 @@ impl<'a> Executor<'a> {
     ) -> Result<SymRel, SearchError> {
         let input = self.run(&a.input, outer)?;
         let n = input.rows.len();
+        self.step(n * n * (a.group.len() + a.calls.len()).max(1))?;
         let key_pos: Vec<usize> = a
             .group
             .iter()
@@ -385,6 +416,7 @@ impl<'a> Executor<'a> {
         outer: &[(u32, SymVal)],
     ) -> Result<SymRel, SearchError> {
         let input = self.run(&s.input, outer)?;
+        self.step(input.rows.len() * input.rows.len() * s.keys.len())?;
         let keys: Vec<usize> = s
             .keys
             .iter()

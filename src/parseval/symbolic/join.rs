@@ -30,6 +30,7 @@ impl Executor<'_> {
     ) -> Result<SymRel, SearchError> {
         let left = self.run(&j.left, outer)?;
         let right = self.run(&j.right, outer)?;
+        self.step(left.rows.len() * right.rows.len())?;
         if left.rows.len() * right.rows.len() > MAX_REL_ROWS * 4 {
             return Err(SearchError::TooLarge(format!(
                 "join of {} by {} candidate rows",

@@ -31,6 +31,7 @@ impl Executor<'_> {
         outer: &[(u32, SymVal)],
     ) -> Result<SymRel, SearchError> {
         let mut input = self.run(&w.input, outer)?;
+        self.step(input.rows.len() * input.rows.len() * w.calls.len())?;
         if input.rows.len() > 1 {
             let exists: Vec<Bool> = input.rows.iter().map(|r| r.exists.clone()).collect();
             let several = count(&exists).ge(Int::from_i64(2));

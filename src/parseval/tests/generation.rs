@@ -212,3 +212,28 @@ fn a_predicate_no_rule_models_is_left_to_execution() {
         assert!(g.instances.len() > 1, "{sql}: {g:?}");
     }
 }
+
+#[test]
+fn a_subquery_run_per_row_stops_at_the_step_bound() {
+    // a scalar subquery (DISTINCT over a three-table join) evaluated for every candidate row of
+    // an aggregate over a join: built its terms for 38 s before the bound, now stops in well
+    // under a second with the databases of the sizes done
+    let q = "WITH cte0 AS (SELECT \"France\" FROM singer WHERE age = \"2014\"), cte1 AS (SELECT \
+             T1.is_male FROM singer AS T1 WHERE T1.age BETWEEN -4 AND \"a\") SELECT count(*) \
+             WHERE NOT EXISTS (SELECT DISTINCT count(*), (SELECT DISTINCT 58 FROM \
+             singer_in_concert LEFT JOIN CONCERT T2 on NOT (\"concert_id with space\" >= \"dq\"), \
+             concert WHERE 53 = \"France\"), * FROM concert INNER JOIN singer_in_concert ON \
+             concert.concert_name = concert.concert_name WHERE \"singer_id with space\" <= TRUE \
+             GROUP BY singer_in_concert.concert_id) LIMIT 6";
+    let tagged = crate::parse::dialect::tag(q, crate::parse::dialect::Dialect::Snowflake);
+    let ddl = include_str!("../../../tests/fixtures/schema/concert_singer.sql");
+    let o = Options {
+        max_rows: 3,
+        work: 2_000_000,
+        ..Options::default()
+    };
+    let (g, _) = generate_for(&tagged, Some(ddl), &o).unwrap();
+    let stopped = g.stopped.unwrap_or_default();
+    assert!(stopped.contains("steps"), "{stopped:?}");
+    assert!(g.instances.len() > 1, "{:?}", g.instances);
+}
