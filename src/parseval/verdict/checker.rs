@@ -345,7 +345,7 @@ impl<'a> Checker<'a> {
     }
 
     /// Keeps `found` (from a database of `source`) where no leniency forgives it and it is
-    /// stronger than the best so far; Some when it is ordinary, which decides.
+    /// stronger than the best so far; Some when its kind decides ([`Evidence::decides`]).
     pub(super) fn keep(&mut self, found: Counterexample, source: Source) -> Option<Verdict> {
         if let Some(l) = self.forgiven(found.evidence, &found.db) {
             self.lenient.insert(l);
@@ -359,7 +359,7 @@ impl<'a> Checker<'a> {
             self.best_is_random = source == Source::Random;
             self.best = Some(found);
         }
-        if self.best.as_ref().map(|b| b.evidence) == Some(Evidence::Ordinary) {
+        if self.best.as_ref().is_some_and(|b| b.evidence.decides()) {
             return self.best.take().map(|c| Verdict::Different(Box::new(c)));
         }
         None

@@ -54,6 +54,13 @@ impl Evidence {
         }
     }
 
+    /// Whether a difference of this kind decides a verdict as soon as it is found: an ordinary
+    /// one, which no leniency forgives ([`Evidence::leniency`]); the others are kept while the
+    /// search goes on for a stronger one.
+    pub fn decides(self) -> bool {
+        self == Evidence::Ordinary
+    }
+
     /// The `forgive_*` leniency that forgives every difference of this kind (None: an ordinary
     /// difference is never forgiven); `forgive_untested_nulls` forgives some `null-dependent`
     /// ones too (null_tests.rs).

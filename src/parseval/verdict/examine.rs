@@ -79,7 +79,8 @@ impl Checker<'_> {
         }
         if self.tie_at_cutoff(&conn, &c) {
             seen.tied = source != Source::Random;
-            if seen.tied && self.semantics == Semantics::TestSuite {
+            // only the first tie is kept (`record`): no copy of a later one
+            if seen.tied && self.semantics == Semantics::TestSuite && self.first_tie.is_none() {
                 seen.tie = Some((db.clone(), order, seed));
             }
             return seen;
@@ -115,12 +116,10 @@ impl Checker<'_> {
         self.keep(seen.found?, source)
     }
 
-    /// True when recording `seen` decides: it holds an ordinary difference no leniency forgives
-    /// (what [`Checker::keep`] returns Some for).
-    pub(super) fn decides(&self, seen: &Seen) -> bool {
-        seen.found.as_ref().is_some_and(|f| {
-            f.evidence == Evidence::Ordinary && self.forgiven(f.evidence, &f.db).is_none()
-        })
+    /// True when recording `seen` decides: it holds a difference of a kind that decides
+    /// ([`Evidence::decides`], which [`Checker::keep`] returns Some for).
+    pub(super) fn decides(seen: &Seen) -> bool {
+        seen.found.as_ref().is_some_and(|f| f.evidence.decides())
     }
 
     /// What a difference found on a random database shows. It is ordinary only where it also

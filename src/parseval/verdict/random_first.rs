@@ -41,7 +41,7 @@ impl Checker<'_> {
                 random.next_database()
             };
             let seen = self.examine(Source::Random, &db);
-            let decides = self.decides(&seen);
+            let decides = Self::decides(&seen);
             shown.push(seen);
             if decides {
                 return shown
