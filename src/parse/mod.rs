@@ -268,6 +268,22 @@ pub fn parse_in(dialect: dialect::Dialect, sql: &str) -> Result<Vec<Statement>> 
     Ok(statements)
 }
 
+/// The alias of a table in FROM, of the kinds SQLite reads (a table, a derived table, a
+/// table-valued function, a nested join).
+pub fn table_alias(
+    table: &mut sqlparser::ast::TableFactor,
+) -> Option<&mut sqlparser::ast::TableAlias> {
+    use sqlparser::ast::TableFactor;
+    match table {
+        TableFactor::Table { alias, .. }
+        | TableFactor::Derived { alias, .. }
+        | TableFactor::TableFunction { alias, .. }
+        | TableFactor::Function { alias, .. }
+        | TableFactor::NestedJoin { alias, .. } => alias.as_mut(),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -46,6 +46,7 @@ pub(crate) mod row_values;
 pub(crate) mod set_operations_all;
 pub(crate) mod sqlite_clauses;
 pub(crate) mod sqlite_grammar;
+pub(crate) mod sqlite_names;
 pub(crate) mod sqlite_reading;
 pub(crate) mod statistics;
 pub(crate) mod string_aggregates;

@@ -39,89 +39,14 @@ use sqlparser::ast::{
     VisitMut, VisitorMut,
 };
 
-use sqlparser::dialect::{Dialect as _, SQLiteDialect};
-use sqlparser::keywords::{Keyword, ALL_KEYWORDS, ALL_KEYWORDS_INDEX, RESERVED_FOR_TABLE_ALIAS};
-
 use super::sqlite_clauses::{first_select, mark, query_lacks, select_lacks};
+use super::sqlite_names::{quote_unreadable_alias, quote_unreadable_name, RESERVED};
 use super::{untranslated, Rule};
 use crate::parse::dialect::Dialect;
+use crate::parse::table_alias;
 
 /// See the module documentation.
 pub struct SqliteGrammar;
-
-/// SQLite's keywords that it never reads as a bare name (its keywords less those its parser
-/// falls back to a name for, and less FILTER, OVER and WINDOW, which its tokenizer reads as
-/// names where no clause follows), and CAST and RAISE, which start an expression where a name
-/// could (`SELECT cast` is an incomplete CAST to SQLite).
-const RESERVED: &[&str] = &[
-    "ADD",
-    "ALL",
-    "ALTER",
-    "AND",
-    "AS",
-    "AUTOINCREMENT",
-    "BETWEEN",
-    "CASE",
-    "CAST",
-    "CHECK",
-    "COLLATE",
-    "COMMIT",
-    "CONSTRAINT",
-    "CREATE",
-    "CROSS",
-    "DEFAULT",
-    "DEFERRABLE",
-    "DELETE",
-    "DISTINCT",
-    "DROP",
-    "ELSE",
-    "ESCAPE",
-    "EXCEPT",
-    "EXISTS",
-    "FOREIGN",
-    "FROM",
-    "FULL",
-    "GROUP",
-    "HAVING",
-    "IN",
-    "INDEX",
-    "INNER",
-    "INSERT",
-    "INTERSECT",
-    "INTO",
-    "IS",
-    "ISNULL",
-    "JOIN",
-    "LEFT",
-    "LIMIT",
-    "NATURAL",
-    "NOT",
-    "NOTHING",
-    "NOTNULL",
-    "NULL",
-    "ON",
-    "OR",
-    "ORDER",
-    "OUTER",
-    "PRIMARY",
-    "RAISE",
-    "REFERENCES",
-    "RETURNING",
-    "RIGHT",
-    "SELECT",
-    "SET",
-    "TABLE",
-    "THEN",
-    "TO",
-    "TRANSACTION",
-    "UNION",
-    "UNIQUE",
-    "UPDATE",
-    "USING",
-    "VALUES",
-    "WHEN",
-    "WHERE",
-];
 
 /// Whether SQLite reads `op` between two operands (with its meaning in every dialect: the
 /// rules have moved those whose meaning differs). Not `<<` and `>>`: SQLite has them, but
@@ -403,44 +328,6 @@ fn lacks(e: &Expr) -> Option<(String, Vec<Expr>)> {
     }
 }
 
-/// Whether SQLite's tokenizer (sqlparser's, which reads the translation again) reads `name`
-/// unquoted as one name: another dialect's may take more (PostgreSQL's an emoji).
-fn bare_in_sqlite(name: &str) -> bool {
-    let sqlite = SQLiteDialect {};
-    let mut chars = name.chars();
-    chars.next().is_some_and(|c| sqlite.is_identifier_start(c))
-        && chars.all(|c| sqlite.is_identifier_part(c))
-}
-
-/// sqlparser's keyword spelled `name` (in any case), if it is one.
-fn keyword(name: &str) -> Option<Keyword> {
-    let upper = name.to_ascii_uppercase();
-    let index = ALL_KEYWORDS.binary_search(&upper.as_str()).ok()?;
-    Some(ALL_KEYWORDS_INDEX[index])
-}
-
-/// Whether sqlparser's SQLite reading takes the bare word `name` for a keyword wherever an
-/// expression may start (`INTERVAL`, `EXISTS`, `STRUCT`, `TRIM`: Snowflake reads `INTERVAL`
-/// as a name).
-fn reserved_in_expressions(name: &str) -> bool {
-    keyword(name).is_some_and(|k| SQLiteDialect {}.is_reserved_for_identifier(k))
-}
-
-/// Whether sqlparser's SQLite reading takes the bare word `name` after a table for a clause,
-/// not for the table's alias (`FETCH`, `END`: Snowflake reads `FROM t END` as `t` named `END`).
-fn reserved_after_table(name: &str) -> bool {
-    keyword(name).is_some_and(|k| RESERVED_FOR_TABLE_ALIAS.contains(&k))
-}
-
-/// Quotes `id` in brackets, which SQLite never reads as a string (a name the query quoted may
-/// be read as one), when it is bare and `reserved` says SQLite's reading would not take it for
-/// a name.
-fn quote_if(id: &mut Ident, reserved: impl Fn(&str) -> bool) {
-    if id.quote_style.is_none() && !id.value.contains(']') && reserved(&id.value) {
-        id.quote_style = Some('[');
-    }
-}
-
 struct Rewrite(Dialect);
 
 impl Rewrite {
@@ -453,26 +340,13 @@ impl VisitorMut for Rewrite {
     type Break = ();
 
     fn post_visit_ident(&mut self, id: &mut Ident) -> ControlFlow<()> {
-        quote_if(id, |name| {
-            RESERVED.contains(&name.to_ascii_uppercase().as_str())
-                || !bare_in_sqlite(name)
-                || reserved_in_expressions(name)
-        });
+        quote_unreadable_name(id);
         ControlFlow::Continue(())
     }
 
     fn post_visit_table_factor(&mut self, table: &mut TableFactor) -> ControlFlow<()> {
-        let alias = match table {
-            TableFactor::Table { alias, .. }
-            | TableFactor::Derived { alias, .. }
-            | TableFactor::TableFunction { alias, .. }
-            | TableFactor::Function { alias, .. }
-            | TableFactor::UNNEST { alias, .. }
-            | TableFactor::NestedJoin { alias, .. } => alias.as_mut(),
-            _ => None,
-        };
-        if let Some(alias) = alias {
-            quote_if(&mut alias.name, reserved_after_table);
+        if let Some(alias) = table_alias(table) {
+            quote_unreadable_alias(&mut alias.name);
         }
         ControlFlow::Continue(())
     }

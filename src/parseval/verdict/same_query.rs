@@ -3,7 +3,7 @@
 use std::ops::ControlFlow;
 
 use sqlparser::ast::{
-    Expr, ObjectNamePart, OrderByExpr, OrderBySort, TableAlias, TableFactor, VisitMut, VisitorMut,
+    Expr, ObjectNamePart, OrderByExpr, OrderBySort, TableFactor, VisitMut, VisitorMut,
 };
 
 /// Whether `pred` is the gold query itself: both texts read as SQLite (the prediction through its
@@ -43,7 +43,7 @@ impl VisitorMut for Spelling {
     }
 
     fn pre_visit_table_factor(&mut self, table: &mut TableFactor) -> ControlFlow<()> {
-        if let Some(alias) = table_alias(table) {
+        if let Some(alias) = crate::parse::table_alias(table) {
             alias.explicit = false;
         }
         ControlFlow::Continue(())
@@ -62,18 +62,6 @@ impl VisitorMut for Spelling {
             key.options.nulls_first = None;
         }
         ControlFlow::Continue(())
-    }
-}
-
-/// The alias of a table in FROM, of the kinds SQLite reads.
-fn table_alias(table: &mut TableFactor) -> Option<&mut TableAlias> {
-    match table {
-        TableFactor::Table { alias, .. }
-        | TableFactor::Derived { alias, .. }
-        | TableFactor::TableFunction { alias, .. }
-        | TableFactor::Function { alias, .. }
-        | TableFactor::NestedJoin { alias, .. } => alias.as_mut(),
-        _ => None,
     }
 }
 
