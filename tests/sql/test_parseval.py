@@ -110,6 +110,24 @@ def test_sql_equivalent_null_rules_and_reasons(host):
     assert host.value("SELECT sql_equivalent('SELECT a FROM t WHERE b = 1', 'SELECT a FROM t WHERE b = 2')") == 0
 
 
+@pytest.mark.parametrize("gold", [
+    "SELECT name FROM singer AS s JOIN singer ON s.singer_id = singer.singer_id WHERE age > 30",
+    "SELECT singer_id FROM singer JOIN song ON singer.singer_id = song.singer_id",
+])
+def test_a_gold_sqlite_does_not_compile_is_unknown_without_a_search(host, gold):
+    """The gold plans, but SQLite rejects it (an ambiguous column): it fails on every database as on
+    the empty one, so no database is generated for it (fuzz ansi #481730 spent 5 s searching)."""
+    pred = "SELECT name FROM singer WHERE age > 30"
+    reason = host.value("SELECT sql_equivalent_reason(?, ?, ?)", [gold, pred, DDL])
+    assert reason.startswith("unknown: the gold query fails on the generated databases: ambiguous column"), reason
+    assert host.value("SELECT sql_equivalent(?, ?, ?)", [gold, pred, DDL]) is None
+    parts = json.loads(host.value("SELECT sql_similarity_components(?, ?, ?)", [gold, pred, DDL]))
+    assert parts["verdict"] is None and parts["work"] == 0, parts
+    # a gold that compiles is searched as before
+    parts = json.loads(host.value("SELECT sql_similarity_components(?, ?, ?)", [pred, pred + " AND 1 = 1", DDL]))
+    assert parts["verdict"] == 1 and parts["work"] > 0, parts
+
+
 def test_options_are_checked(host):
     with pytest.raises(HostError, match=r"sql_equivalent\(\): argument 'options'.*unknown option 'bogus'"):
         host.value("SELECT sql_equivalent('SELECT 1', 'SELECT 1', NULL, '{\"bogus\": 1}')")

@@ -15,7 +15,7 @@ use super::limit_ties::{cutoff, order_determined, orders_by_hidden_keys, Cutoff}
 use super::null_tests::{holds_tested_null, null_tested_columns};
 use super::random_databases::RandomDatabases;
 use super::repeated_values::{replaceable_columns, without_repeated_values};
-use super::uninterpreted::{FunctionValue, Uninterpreted};
+use super::uninterpreted::{seed_of, FunctionValue, Uninterpreted};
 use super::value_variants::variants;
 use crate::exec::instance::{compare_lenient, open_database, Comparison, Database, Outcome};
 use crate::exec::leniency::{Leniencies, Leniency};
@@ -279,6 +279,22 @@ impl<'a> Checker<'a> {
         }
         suites.push(Arc::new(g));
         None
+    }
+
+    /// True when the gold failed on the empty database because SQLite does not compile it
+    /// against the schema (an ambiguous or missing column, a write): it fails alike on every
+    /// database, so none is generated for it.
+    pub(super) fn gold_never_compiles(&self) -> bool {
+        if self.gold_failure.is_none() {
+            return false;
+        }
+        let empty = Database::default();
+        let Ok(conn) = open_database(self.schema, &empty) else {
+            return false;
+        };
+        let _functions = self.functions.install(&conn, seed_of(&empty));
+        let compiles = conn.prepare(self.gold).is_ok();
+        !compiles
     }
 
     /// The gold's generated databases (`gold_suite`: generated from the gold alone, once per

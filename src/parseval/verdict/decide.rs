@@ -227,9 +227,20 @@ fn decide_with(
     checker.leniency = opts.leniency;
     let mut suites: Vec<Arc<Generated>> = Vec::new();
     let suite_for = |o: &Options| gold_suite(schema_text, &schema, gold, &gold_plan, o);
-    let mut found = checker
-        .empty()
-        .or_else(|| checker.search(opts, &work, &suite_for(opts), &gold_texts, &mut suites));
+    let mut found = checker.empty();
+    // a gold SQLite does not compile fails on every database as on the empty one: no search
+    // (`undecided` says the gold fails)
+    let never_runs = checker.gold_never_compiles();
+    if let Some(why) = never_runs
+        .then(|| checker.undecided(&Generated::default()))
+        .flatten()
+    {
+        d.databases = checker.tried;
+        d.uninterpreted = checker.called.iter().cloned().collect();
+        return finish(d, Verdict::Unknown(why));
+    }
+    found =
+        found.or_else(|| checker.search(opts, &work, &suite_for(opts), &gold_texts, &mut suites));
     // later rounds search the gold's databases of other seeds while no difference has been
     // found (the prediction's own search runs in the first round only; the gold's databases of
     // a seed are generated once per gold and shared by its predictions): a weak one
