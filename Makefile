@@ -458,6 +458,7 @@ train-gmn: all train-venv
 	    --pairs $(GMN_CACHE)/pairs.jsonl --graphs $(GMN_CACHE)/graphs.jsonl --eval-graphs $(GMN_CACHE)/eval_graphs.jsonl \
 	    --out models/$${name}_gmn.onnx --report models/$${name}_gmn.report.json || exit 1; \
 	done
+	$(PY) -m models.gmn.split models/funceval_gmn.onnx models/hybrid_gmn.onnx
 	@date -u +"train-gmn phase done %T"
 	sha256sum models/*.onnx
 

@@ -6,6 +6,7 @@
 //! ways: same labels and kinds throughout, operands compared as multisets unless their order
 //! matters) is joined too, so nodes of matching parts get matching encodings.
 
+pub(crate) mod char_features;
 pub(crate) mod graph;
 pub(crate) mod hybrid;
 pub(crate) mod pe;

@@ -6,6 +6,7 @@
 //! Host-independent: it never asks the dynamic loader where the extension lies; the host adapters
 //! look that up once at load time (`src/ext/location.rs`) and hand it in through [`set_library_dir`].
 
+use super::char_features::{side_features, split_files_of};
 use super::tensors::{side_tensors, SideTensors};
 use super::{Model, PairGraph};
 use ort::environment::Environment;
@@ -245,25 +246,73 @@ pub fn score_batch(model: Model, pairs: &[&PairGraph]) -> Result<Vec<f64>, Runti
     if pairs.is_empty() {
         return Ok(Vec::new());
     }
-    let env = environment()?;
+    environment()?;
     let path = model_path(model)?;
     let relations = model.relations();
     let gold: Vec<_> = pairs.iter().map(|p| &p.gold).collect();
     let pred: Vec<_> = pairs.iter().map(|p| &p.pred).collect();
     let mut inputs = tensor_inputs("g", side_tensors(&gold, relations))?;
     inputs.extend(tensor_inputs("p", side_tensors(&pred, relations))?);
-    let pool = pool(&path);
+    // where the model's split files lie beside it, the main graph runs on each text's features,
+    // encoded once per text (char_features.rs); the scores are the full model's
+    let path = match split_files_of(model, &path) {
+        Some(split) => {
+            for (side, graphs) in [("g", &gold), ("p", &pred)] {
+                let nodes = graphs.iter().map(|g| g.len()).max().unwrap_or(0).max(1);
+                let (width, features) = side_features(model, &split.chars, graphs, nodes)?;
+                let shape = [pairs.len(), nodes, width];
+                let tensor = Tensor::from_array((shape, features)).map_err(|e| {
+                    RuntimeError::Failed(format!("cannot build input tensors: {e}"))
+                })?;
+                let chars = format!("{side}_chars");
+                inputs.retain(|(name, _)| *name != chars);
+                inputs.push((format!("{side}_char_features"), tensor.into()));
+            }
+            split.main
+        }
+        None => path,
+    };
+    let batch = pairs.len();
+    with_session(&path, |session| run(session, inputs, batch, &path))
+}
+
+/// Runs `f` on an idle session of the model file at `path` (one is opened when none is idle) and
+/// gives the session back.
+pub(super) fn with_session<R>(
+    path: &Path,
+    f: impl FnOnce(&mut Session) -> Result<R, RuntimeError>,
+) -> Result<R, RuntimeError> {
+    let env = environment()?;
+    let pool = pool(path);
     let taken = pool.idle.lock().unwrap_or_else(|e| e.into_inner()).pop();
     let mut session = match taken {
         Some(s) => s,
-        None => open_session(env, &path)?,
+        None => open_session(env, path)?,
     };
-    let result = run(&mut session, inputs, pairs.len(), &path);
+    let result = f(&mut session);
     pool.idle
         .lock()
         .unwrap_or_else(|e| e.into_inner())
         .push(session);
     result
+}
+
+/// Runs the model at `path` (`session`) on `inputs` and gives its float output `output`.
+pub(super) fn run_output(
+    session: &mut Session,
+    inputs: Vec<(String, ort::session::SessionInputValue<'static>)>,
+    output: &str,
+    path: &Path,
+) -> Result<Vec<f32>, RuntimeError> {
+    let fail = |e: String| RuntimeError::Failed(format!("model {} failed: {e}", path.display()));
+    let outputs = session.run(inputs).map_err(|e| fail(e.to_string()))?;
+    let out = outputs
+        .get(output)
+        .ok_or_else(|| fail(format!("it has no output named '{output}'")))?;
+    let (_, values) = out
+        .try_extract_tensor::<f32>()
+        .map_err(|e| fail(e.to_string()))?;
+    Ok(values.to_vec())
 }
 
 fn run(
@@ -273,13 +322,7 @@ fn run(
     path: &Path,
 ) -> Result<Vec<f64>, RuntimeError> {
     let fail = |e: String| RuntimeError::Failed(format!("model {} failed: {e}", path.display()));
-    let outputs = session.run(inputs).map_err(|e| fail(e.to_string()))?;
-    let score = outputs
-        .get("score")
-        .ok_or_else(|| fail("it has no output named 'score'".into()))?;
-    let (_, values) = score
-        .try_extract_tensor::<f32>()
-        .map_err(|e| fail(e.to_string()))?;
+    let values = run_output(session, inputs, "score", path)?;
     if values.len() != batch {
         return Err(fail(format!(
             "'score' has {} values for {batch} pairs",

@@ -217,3 +217,38 @@ def test_sql_similarity_falls_back_to_ast_ted_and_relpm_without_the_models(tmp_p
         assert sorted(s["components"]) == ["ast_ted", "relpm"], s
         assert s["structural"] == sum(s["components"].values()) / 2
         assert "sql_similarity(): " in named[host] and "component gmn_similarity: ONNX Runtime not found" in named[host]
+
+
+def shipped_models(d, split):
+    """The shipped models into `d`: the full models, and with `split` their split files too."""
+    for name in os.listdir(DIST):
+        if name.endswith(".onnx") and (split or name.count(".") == 1):
+            shutil.copy(os.path.join(DIST, name), d / name)
+
+
+def test_split_models_score_like_the_full_models(tmp_path):
+    """Beside its split files (models/gmn/split.py) a model runs as the character encoder, once per
+    text, and the rest: the same scores, bit for bit, in both hosts, as the full model alone."""
+    pairs = [(GOLD, PRED), ("SELECT count(*) FROM singer", "SELECT count(*) FROM concert"),
+             ("SELECT name FROM singer WHERE country = 'France'", "SELECT name FROM singer WHERE country = 'US'"),
+             (PRED, GOLD)]
+    values = " UNION ALL ".join(f"SELECT {i} AS i, ? AS g, ? AS p" for i in range(len(pairs)))
+    sql = (f"SELECT i, gmn_similarity(g, p, ?), hybrid_gmn_similarity(g, p, ?) FROM ({values}) ORDER BY i")
+    params = [SCHEMA, SCHEMA] + [q for pair in pairs for q in pair]
+    out = {}
+    for split in (False, True):
+        (tmp_path / str(split)).mkdir()
+        d = install(tmp_path / str(split), models=False)
+        shipped_models(d, split)
+        out[split] = probe(d, sql, params)
+    for host in ("sqlite", "duckdb"):
+        assert out[True][host] == out[False][host], host
+        assert len(out[True][host]) == len(pairs) and all(None not in row for row in out[True][host])
+    # a broken main graph is an error: the split files are what runs
+    (tmp_path / "broken").mkdir()
+    d = install(tmp_path / "broken", models=False)
+    shipped_models(d, True)
+    (d / "funceval_gmn.main.onnx").write_text("not a model")
+    broken = probe(d, "SELECT gmn_similarity(?, ?)", [GOLD, PRED])
+    for host in ("sqlite", "duckdb"):
+        assert "gmn_similarity(): cannot load model" in broken[host] and "funceval_gmn.main.onnx" in broken[host]
