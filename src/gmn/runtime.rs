@@ -7,6 +7,7 @@
 //! look that up once at load time (`src/ext/location.rs`) and hand it in through [`set_library_dir`].
 
 use super::char_features::{side_features, split_files_of};
+use super::graph::Graph;
 use super::tensors::{side_tensors, SideTensors};
 use super::{Model, PairGraph};
 use ort::environment::Environment;
@@ -205,23 +206,35 @@ fn open_session(env: &Environment, path: &Path) -> Result<Session, RuntimeError>
         .map_err(|e| fail(e.to_string()))
 }
 
+/// One side's inputs; with `features` (their width and `[B, N, width]` values: the split model's
+/// main graph) in place of the characters.
 fn tensor_inputs(
     prefix: &str,
     t: SideTensors,
+    features: Option<(usize, Vec<f32>)>,
 ) -> Result<Vec<(String, ort::session::SessionInputValue<'static>)>, RuntimeError> {
     let (b, n, r2) = (t.batch, t.nodes, 2 * t.relations);
     let err = |e: ort::Error| RuntimeError::Failed(format!("cannot build input tensors: {e}"));
-    Ok(vec![
-        (
-            format!("{prefix}_types"),
-            Tensor::from_array(([b, n], t.types)).map_err(err)?.into(),
+    let chars = match features {
+        Some((width, values)) => (
+            format!("{prefix}_char_features"),
+            Tensor::from_array(([b, n, width], values))
+                .map_err(err)?
+                .into(),
         ),
-        (
+        None => (
             format!("{prefix}_chars"),
             Tensor::from_array(([b, n, super::MAX_CHARS], t.chars))
                 .map_err(err)?
                 .into(),
         ),
+    };
+    Ok(vec![
+        (
+            format!("{prefix}_types"),
+            Tensor::from_array(([b, n], t.types)).map_err(err)?.into(),
+        ),
+        chars,
         (
             format!("{prefix}_adj"),
             Tensor::from_array(([b, r2, n, n], t.adj))
@@ -251,27 +264,20 @@ pub fn score_batch(model: Model, pairs: &[&PairGraph]) -> Result<Vec<f64>, Runti
     let relations = model.relations();
     let gold: Vec<_> = pairs.iter().map(|p| &p.gold).collect();
     let pred: Vec<_> = pairs.iter().map(|p| &p.pred).collect();
-    let mut inputs = tensor_inputs("g", side_tensors(&gold, relations))?;
-    inputs.extend(tensor_inputs("p", side_tensors(&pred, relations))?);
     // where the model's split files lie beside it, the main graph runs on each text's features,
     // encoded once per text (char_features.rs); the scores are the full model's
-    let path = match split_files_of(model, &path) {
-        Some(split) => {
-            for (side, graphs) in [("g", &gold), ("p", &pred)] {
-                let nodes = graphs.iter().map(|g| g.len()).max().unwrap_or(0).max(1);
-                let (width, features) = side_features(model, &split.chars, graphs, nodes)?;
-                let shape = [pairs.len(), nodes, width];
-                let tensor = Tensor::from_array((shape, features)).map_err(|e| {
-                    RuntimeError::Failed(format!("cannot build input tensors: {e}"))
-                })?;
-                let chars = format!("{side}_chars");
-                inputs.retain(|(name, _)| *name != chars);
-                inputs.push((format!("{side}_char_features"), tensor.into()));
-            }
-            split.main
-        }
-        None => path,
+    let split = split_files_of(model, &path);
+    let side = |prefix: &str, graphs: &[&Graph]| {
+        let t = side_tensors(graphs, relations);
+        let features = match &split {
+            Some(files) => Some(side_features(model, &files.chars, graphs, t.nodes)?),
+            None => None,
+        };
+        tensor_inputs(prefix, t, features)
     };
+    let mut inputs = side("g", &gold)?;
+    inputs.extend(side("p", &pred)?);
+    let path = split.map_or(path, |files| files.main);
     let batch = pairs.len();
     with_session(&path, |session| run(session, inputs, batch, &path))
 }
