@@ -42,6 +42,25 @@ def test_the_first_random_databases_go_before_the_predictions_search(host):
     assert first["score"] == searched["score"] and first["work"] < searched["work"]
 
 
+def test_predictions_that_plan_alike_share_their_own_search(host):
+    # two spellings of one prediction (case, a table alias): one plan, so one search, and the
+    # second call is charged the units the first spent
+    spellings = ["SELECT name FROM singer WHERE age <> 7741 OR age IS NULL",
+                 "select s.name from SINGER as s where s.age <> 7741 or s.age is null"]
+
+    def searches():
+        return json.loads(host.value("SELECT sqlsim_debug()"))["caches"]["parseval_prediction_suites"]["entries"]
+
+    before = searches()
+    first = json.loads(host.value("SELECT sql_similarity_components(?, ?, ?, ?)", [GOLD, spellings[0], DDL, NO_RANDOM]))
+    assert searches() == before + 1
+    second = json.loads(host.value("SELECT sql_similarity_components(?, ?, ?, ?)", [GOLD, spellings[1], DDL, NO_RANDOM]))
+    assert searches() == before + 1
+    assert first["verdict"] == second["verdict"] == 0 and first["reason"] == second["reason"]
+    assert first["work"] == second["work"] > 0
+    assert "on a generated database" in second["reason"], second
+
+
 def test_gold_databases_decide_ordinary_differences(host):
     pred = "SELECT name FROM singer WHERE age > 30"
     assert host.value("SELECT sql_equivalent(?, ?, ?, ?)", [GOLD, pred, DDL, GOLD_ONLY]) == 0

@@ -13,6 +13,7 @@ use super::examine::Seen;
 use super::gold_suite::{same_plan, GoldSuite};
 use super::limit_ties::{cutoff, order_determined, orders_by_hidden_keys, Cutoff};
 use super::null_tests::{holds_tested_null, null_tested_columns};
+use super::prediction_suite::prediction_suite;
 use super::random_databases::RandomDatabases;
 use super::repeated_values::{replaceable_columns, without_repeated_values};
 use super::uninterpreted::{seed_of, FunctionValue, Uninterpreted};
@@ -21,7 +22,7 @@ use crate::exec::instance::{compare_lenient, open_database, Comparison, Database
 use crate::exec::leniency::{Leniencies, Leniency};
 use crate::exec::same_result::RowOrder;
 use crate::parseval::options::{prediction_share, Databases, Options, Semantics};
-use crate::parseval::search::generate::{generate, Generated, Instance};
+use crate::parseval::search::generate::{Generated, Instance};
 use crate::parseval::search::work_budget::Work;
 use crate::plan::{Expr, Plan, QueryPlan};
 use crate::schema::Schema;
@@ -242,9 +243,11 @@ impl<'a> Checker<'a> {
     /// prediction's (each suite kept in `suites`); Some when a database decides before the
     /// budget runs out. The prediction's search is skipped when its plan is the gold's (it would
     /// generate the gold's databases) and under option `databases: gold`; the first random
-    /// databases go before it (random_first.rs).
+    /// databases go before it (random_first.rs). `schema_text` keys the prediction's search in
+    /// its cache as it keys the gold's suite (prediction_suite.rs).
     pub(super) fn search(
         &mut self,
+        schema_text: Option<&str>,
         opts: &Options,
         work: &Work,
         gold: &GoldSuite,
@@ -266,18 +269,19 @@ impl<'a> Checker<'a> {
         if let Some(v) = self.random_first(opts, &[self.gold_plan, pp]) {
             return Some(v);
         }
-        // the prediction's own search: its mode, and at most its share of the budget
+        // the prediction's own search: its mode, and at most its share of the budget (shared
+        // by predictions that plan alike, prediction_suite.rs)
         let own = Options {
             mode: opts.prediction_mode,
             ..*opts
         };
         let share = work.until(work.spent().saturating_add(prediction_share(opts.work)));
-        let g = generate(pp, self.schema, &own, share, gold_texts);
+        let g = prediction_suite((schema_text, self.schema), pp, &own, share, gold_texts);
         // the empty database was run already
         if let Some(v) = self.suite(&g, 1) {
             return Some(v);
         }
-        suites.push(Arc::new(g));
+        suites.push(g);
         None
     }
 

@@ -239,8 +239,17 @@ fn decide_with(
         d.uninterpreted = checker.called.iter().cloned().collect();
         return finish(d, Verdict::Unknown(why));
     }
-    found =
-        found.or_else(|| checker.search(opts, &work, &suite_for(opts), &gold_texts, &mut suites));
+    found = found.or_else(|| {
+        let gold_suite = suite_for(opts);
+        checker.search(
+            schema_text,
+            opts,
+            &work,
+            &gold_suite,
+            &gold_texts,
+            &mut suites,
+        )
+    });
     // later rounds search the gold's databases of other seeds while no difference has been
     // found (the prediction's own search runs in the first round only; the gold's databases of
     // a seed are generated once per gold and shared by its predictions): a weak one

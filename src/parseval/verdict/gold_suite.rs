@@ -39,10 +39,7 @@ static GOLD_SUITES: NamedCache<GoldSuite> = NamedCache::new("parseval_gold_suite
 /// and how the prediction's search runs (`prediction_mode`) are not among them: `sql_equivalent`
 /// (bag) and `sql_similarity` (test-suite) on one gold share its suite.
 fn key(schema_text: Option<&str>, schema: &Schema, gold: &str, opts: &Options) -> String {
-    let schema_part = match schema_text {
-        Some(t) => format!("text{}\u{1}{t}", t.len()),
-        None => format!("inferred\u{1}{schema:?}"),
-    };
+    let schema_part = schema_key(schema_text, schema);
     let generation = Options {
         semantics: Options::default().semantics,
         keep_distinct: Options::default().keep_distinct,
@@ -56,6 +53,15 @@ fn key(schema_text: Option<&str>, schema: &Schema, gold: &str, opts: &Options) -
         "{}\u{1}{gold}\u{1}{schema_part}\u{1}{generation:?}",
         gold.len()
     )
+}
+
+/// The part of a cache key that names the schema: its argument text, or, when it was inferred
+/// from the call's queries (`schema_text` None), the inferred model itself.
+pub(super) fn schema_key(schema_text: Option<&str>, schema: &Schema) -> String {
+    match schema_text {
+        Some(t) => format!("text{}\u{1}{t}", t.len()),
+        None => format!("inferred\u{1}{schema:?}"),
+    }
 }
 
 /// The suite of `gold` (planned as `plan`) against `schema`, from the cache or generated now.

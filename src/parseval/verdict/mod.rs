@@ -3,7 +3,8 @@
 //!
 //! `decide` runs a verdict (cached per pair); `agreement` measures how often two queries agree; `decision` is its result and reason; `checker`
 //! runs both queries on each database (`examine` says what a database shows, `random_first` tries the
-//! first random ones before the prediction's search); `gold_suite` caches the gold's databases per gold;
+//! first random ones before the prediction's search); `gold_suite` caches the gold's databases per gold,
+//! `prediction_suite` the prediction's own search per plan;
 //! `value_variants` and `random_databases` make more databases; `evidence`,
 //! `repeated_values` and `limit_ties` say how strong a difference is, `null_tests` whether a
 //! NULL it needs is one the queries test for, `plausible_dates` whether it needs a date column
@@ -22,6 +23,7 @@ pub mod gold_suite;
 pub mod limit_ties;
 pub mod null_tests;
 pub mod plausible_dates;
+mod prediction_suite;
 pub mod random_databases;
 mod random_first;
 pub mod repeated_values;
