@@ -62,6 +62,20 @@ impl Work {
         self.until(self.limit)
     }
 
+    /// A meter of its own for `units` of this call's work, under the call's wall-clock cap (and
+    /// capped already where the call is): what it spends is charged to the call afterwards
+    /// ([`Work::charge`]), so work kept and reused (verdict/prediction_suite.rs) costs the same
+    /// units whether it was done now or before.
+    pub fn part(&self, units: u64) -> Work {
+        Work {
+            limit: units,
+            spent: AtomicU64::new(0),
+            cap: self.cap,
+            cap_ms: self.cap_ms,
+            capped: AtomicBool::new(self.capped()),
+        }
+    }
+
     /// Counts `units` spent elsewhere on this call's behalf (a gold suite generated once and
     /// reused, see verdict/gold_suite.rs), and the cap if that work reached it.
     pub fn charge(&self, units: u64, capped: bool) {

@@ -5,11 +5,11 @@
 //! the units left in its share of the budget; nothing else enters it (a fresh Z3 context per
 //! instance size, the units counted from zero). Two predictions of one gold spelled differently
 //! (aliases, case, what normalization and the plan rules make equal) have one plan and so get the
-//! same databases: the second takes the first's and is charged the units they cost, as a call
-//! that reuses a gold's suite is (gold_suite.rs). A search stopped by the wall-clock safety cap is
-//! never kept. Both queries still run as written on every database.
+//! same databases. A search runs in a meter of its own holding the units left to it
+//! (`Work::part`), and every call that uses it is charged what it spent, as a call that uses a
+//! gold's suite is (gold_suite.rs). A search stopped by the wall-clock safety cap is never kept.
+//! Both queries still run as written on every database.
 
-use std::cell::Cell;
 use std::sync::Arc;
 
 use super::gold_suite::schema_key;
@@ -33,8 +33,9 @@ static PREDICTION_SUITES: NamedCache<PredictionSuite> =
     NamedCache::new("parseval_prediction_suites", 512);
 
 /// The databases of `plan`'s own search under `budget` (`also`: the other query's literals),
-/// from the cache or generated now; a cached search charges `budget`'s call the units it cost.
-/// `schema_text` is the schema argument (None: `schema` was inferred from the call's queries).
+/// from the cache or generated now in a meter of its own; the call is charged the units it cost
+/// either way. `schema_text` is the schema argument (None: `schema` was inferred from the call's
+/// queries).
 pub(super) fn prediction_suite(
     (schema_text, schema): (Option<&str>, &Schema),
     plan: &QueryPlan,
@@ -43,28 +44,25 @@ pub(super) fn prediction_suite(
     also: &[String],
 ) -> Arc<Generated> {
     let work = budget.work();
+    let left = budget.left();
     let key = format!(
-        "{}\u{1}{opts:?}\u{1}{}\u{1}{also:?}\u{1}{plan:?}",
+        "{}\u{1}{opts:?}\u{1}{left}\u{1}{also:?}\u{1}{plan:?}",
         schema_key(schema_text, schema),
-        budget.left()
     );
-    let fresh = Cell::new(false);
+    // in a meter of its own with the units left, as the search has them in the call's
     let search = || {
-        fresh.set(true);
-        let before = work.spent();
-        let generated = generate(plan, schema, opts, budget, also);
+        let own = work.part(left);
+        let generated = generate(plan, schema, opts, own.all(), also);
         PredictionSuite {
             generated: Arc::new(generated),
-            spent: work.spent().saturating_sub(before),
-            capped: work.capped(),
+            spent: own.spent(),
+            capped: own.capped(),
         }
     };
     let suite = PREDICTION_SUITES
         .get()
         .get_or_insert_if(&key, search, |s| !s.capped);
-    if !fresh.get() {
-        work.charge(suite.spent, suite.capped);
-    }
+    work.charge(suite.spent, suite.capped);
     Arc::clone(&suite.generated)
 }
 
